@@ -1,0 +1,13 @@
+export { openDatabase, type Database, type DatabaseOptions } from "./database.js";
+export { migrateDatabase } from "./migrate.js";
+export { isUniqueViolation, isForeignKeyViolation } from "./errors.js";
+export type { PrismaClient, Prisma } from "./generated/prisma/client.js";
+export type {
+  Service as ServiceRow,
+  Field as FieldRow,
+  Group as GroupRow,
+  Mapping as MappingRow,
+  Threshold as ThresholdRow,
+  Script as ScriptRow,
+  RatingModule as RatingModuleRow,
+} from "./generated/prisma/client.js";
