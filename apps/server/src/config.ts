@@ -1,0 +1,37 @@
+import path from "node:path";
+
+/** Ratecard's configuration: environment variables, read once at start. See docs/configuration.md. */
+export interface Config {
+  host: string;
+  port: number;
+  databaseUrl: string;
+  logLevel: string;
+  /** Largest accepted request body; larger ones get a 413. */
+  bodyLimitBytes: number;
+  /** How long in-flight requests may take to finish after SIGTERM. */
+  shutdownTimeoutMs: number;
+  /** The built admin console, served at `/` when present. */
+  consoleDir: string;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv, appRoot: string): Config {
+  return {
+    host: env.HOST || "127.0.0.1",
+    port: integer(env, "PORT", 8889, 0, 65535),
+    databaseUrl: env.DATABASE_URL || "file:./data/ratecard.db",
+    logLevel: env.LOG_LEVEL || "info",
+    bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
+    consoleDir: env.CONSOLE_DIR || path.resolve(appRoot, "../web/dist"),
+  };
+}

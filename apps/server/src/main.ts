@@ -1,0 +1,58 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { pino } from "pino";
+import { migrateDatabase, openDatabase } from "@ratecard/db";
+import { createApp } from "./app.js";
+import { readConfig } from "./config.js";
+
+const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const VERSION = "0.1.0";
+
+async function main(): Promise<void> {
+  const config = readConfig(process.env, appRoot);
+  const logger = pino({ level: config.logLevel });
+  await migrateDatabase(config.databaseUrl);
+  const database = openDatabase({ url: config.databaseUrl });
+  const server = createApp({ config, database, logger, version: VERSION });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down: finishing in-flight requests");
+    const force = setTimeout(() => {
+      logger.warn("shutdown timeout: closing remaining connections");
+      server.closeAllConnections();
+    }, config.shutdownTimeoutMs);
+    force.unref();
+    server.close(() => {
+      database
+        .close()
+        .then(() => {
+          logger.info("stopped");
+          process.exit(0);
+        })
+        .catch((error: unknown) => {
+          logger.error({ err: error }, "closing the database failed");
+          process.exit(1);
+        });
+    });
+    server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+
+  server.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : config.port;
+    logger.info(
+      { url: `http://${config.host}:${port}`, database: database.url },
+      `Ratecard listening on http://${config.host}:${port}`,
+    );
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

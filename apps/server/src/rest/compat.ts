@@ -1,0 +1,246 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AnyRouter } from "@trpc/server";
+import { isLosslessNumber, parse as parseJsonLosslessly } from "lossless-json";
+import getRawBody from "raw-body";
+import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
+import type { Context, RestOutcome } from "@ratecard/api";
+import {
+  describeValidationIssue,
+  HttpFault,
+  sendFault,
+  type ValidationIssue,
+} from "./faults.js";
+import { collectRestRoutes, normalizePath, type RestRoute } from "./routes.js";
+
+// CloudKitty's wire behaviour in front of trpc-to-openapi: where ids may come from, trailing
+// slashes, JSON bodies read exactly, 201 + Location, 204, 405, 413, 415 and the fault shape.
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** JSON numbers under these keys are decimals: kept as their exact text, never a binary double. */
+const DECIMAL_KEYS = new Set(["cost", "level", "volume"]);
+
+type JsonObject = Record<string, unknown>;
+
+interface RestRequest extends IncomingMessage {
+  body?: unknown;
+  query?: Record<string, string>;
+  originalUrl?: string;
+}
+
+interface ResolvedRoute {
+  route: RestRoute;
+  path: string;
+}
+
+export interface RestHandlerOptions {
+  router: AnyRouter;
+  createContext: () => Context;
+  bodyLimitBytes: number;
+  onInternalError: (error: unknown, req: IncomingMessage) => void;
+}
+
+function mediaType(req: IncomingMessage): string | undefined {
+  return req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
+}
+
+async function readJsonBody(req: IncomingMessage, limit: number): Promise<JsonObject | undefined> {
+  let raw: string;
+  try {
+    raw = await getRawBody(req, { limit, encoding: "utf8" });
+  } catch (error) {
+    const type = (error as { type?: string }).type;
+    if (type === "entity.too.large") {
+      throw new HttpFault(413, `Request body is larger than the limit of ${limit} bytes`);
+    }
+    if (type === "encoding.unsupported" || type === "charset.unsupported") {
+      throw new HttpFault(415, "Request body must be UTF-8");
+    }
+    throw new HttpFault(400, "Request body could not be read");
+  }
+  if (raw.trim() === "") return undefined;
+  const type = mediaType(req);
+  if (type !== "application/json") throw new HttpFault(415, `Unknown mimetype: ${type ?? "None"}`);
+  let parsed: unknown;
+  try {
+    parsed = parseJsonLosslessly(raw, (key, value) => {
+      if (!isLosslessNumber(value)) return value;
+      return DECIMAL_KEYS.has(key) ? value.toString() : Number(value.toString());
+    });
+  } catch {
+    throw new HttpFault(400, "Request is not in valid JSON format");
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new HttpFault(400, "Request body must be a JSON object");
+  }
+  return parsed as JsonObject;
+}
+
+function readQuery(url: URL): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [key, value] of url.searchParams) {
+    if (key in query) throw new HttpFault(400, `Parameter "${key}" is given more than once`);
+    query[key] = value;
+  }
+  return query;
+}
+
+function queryValue(key: string, value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "boolean" || typeof value === "number") return String(value);
+  throw new HttpFault(400, `Invalid input for field/attribute ${key}. Value: '${JSON.stringify(value)}'. Wrong type.`);
+}
+
+function resolveRoute(routes: RestRoute[], method: string, path: string): ResolvedRoute | { relocate: RestRoute } {
+  const direct = routes.find((route) => route.method === method && route.pattern.test(path));
+  if (direct) return { route: direct, path };
+  // DELETE and PUT on a collection carry the id in the query string or the body (the CLI's form).
+  const relocatable = routes.find((route) => route.method === method && route.collection?.test(path));
+  if (relocatable && (method === "DELETE" || method === "PUT")) return { relocate: relocatable };
+  const allowed = [...new Set(routes.filter((route) => route.pattern.test(path)).map((route) => route.method))];
+  if (allowed.length > 0) {
+    throw new HttpFault(405, `The method ${method} is not allowed for this resource`, { Allow: allowed.join(", ") });
+  }
+  throw new HttpFault(404, `Resource not found: ${path}`);
+}
+
+/** Takes a relocated id out of the query or the body; ids inside JSON bodies must be UUIDs. */
+function takeId(param: string, query: Record<string, string>, body: JsonObject | undefined): string {
+  const fromQuery = query[param];
+  if (fromQuery !== undefined) {
+    delete query[param];
+    return fromQuery;
+  }
+  const fromBody = body?.[param];
+  if (fromBody === undefined || fromBody === null) throw new HttpFault(400, `Missing argument: "${param}"`);
+  if (typeof fromBody !== "string" || !UUID.test(fromBody)) {
+    throw new HttpFault(
+      400,
+      `Invalid input for field/attribute ${param}. Value: '${String(fromBody)}'. Invalid UUID, got '${String(fromBody)}'`,
+    );
+  }
+  return fromBody;
+}
+
+interface CapturedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+/** Runs the trpc-to-openapi handler against a stand-in response, so its answer can be reshaped. */
+function captureResponse(
+  handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<CapturedResponse> {
+  return new Promise((resolve, reject) => {
+    const captured: CapturedResponse = { status: 200, headers: {}, body: undefined };
+    const stand_in = {
+      get statusCode() {
+        return captured.status;
+      },
+      set statusCode(status: number) {
+        captured.status = status;
+      },
+      get writableEnded() {
+        return res.writableEnded;
+      },
+      setHeader(name: string, value: string) {
+        captured.headers[name] = value;
+      },
+      once: res.once.bind(res),
+      off: res.off.bind(res),
+      end(body?: string) {
+        captured.body = body;
+        resolve(captured);
+      },
+    };
+    handler(req, stand_in as unknown as ServerResponse).catch(reject);
+  });
+}
+
+interface OpenApiErrorBody {
+  message?: string;
+  code?: string;
+  issues?: ValidationIssue[];
+}
+
+export function createRestHandler(options: RestHandlerOptions) {
+  const routes = collectRestRoutes(options.router);
+  const outcomes = new WeakMap<IncomingMessage, RestOutcome>();
+  const openApiHandler = createOpenApiNodeHttpHandler({
+    router: options.router,
+    createContext: ({ req }: { req: IncomingMessage }) => {
+      const context = options.createContext();
+      outcomes.set(req, context.rest);
+      return context;
+    },
+    onError: ({ error, req }: { error: { code: string; cause?: unknown }; req: IncomingMessage }) => {
+      if (error.code === "INTERNAL_SERVER_ERROR") options.onInternalError(error.cause ?? error, req);
+    },
+  }) as unknown as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+  return async function handleRest(req: RestRequest, res: ServerResponse): Promise<void> {
+    const method = (req.method ?? "GET").toUpperCase();
+    const url = new URL(req.url ?? "/", "http://localhost");
+    let input: unknown;
+    let route: RestRoute | undefined;
+    try {
+      let path = normalizePath(url.pathname);
+      const query = readQuery(url);
+      const body = method === "GET" || method === "HEAD" ? undefined : await readJsonBody(req, options.bodyLimitBytes);
+      const resolved = resolveRoute(routes, method, path);
+      if ("relocate" in resolved) {
+        route = resolved.relocate;
+        const id = takeId(route.idParam!, query, body);
+        path = `${path}/${encodeURIComponent(id)}`;
+      } else {
+        route = resolved.route;
+      }
+      if (route.inputSource === "query" && body) {
+        // DELETE with a JSON body: its keys are parameters, like the query string's.
+        for (const [key, value] of Object.entries(body)) {
+          if (key === route.idParam) continue;
+          if (key in query) throw new HttpFault(400, `Parameter "${key}" is given in both the query string and the body`);
+          query[key] = queryValue(key, value);
+        }
+      }
+      input = route.inputSource === "query" ? query : (body ?? {});
+      req.originalUrl = req.url;
+      req.url = path;
+      req.query = query;
+      req.body = route.inputSource === "body" ? (body ?? {}) : undefined;
+      req.headers["content-type"] = "application/json";
+      const answer = await captureResponse(openApiHandler, req, res);
+      if (answer.status >= 400) {
+        const error = JSON.parse(answer.body ?? "{}") as OpenApiErrorBody;
+        const issue = error.issues?.[0];
+        const message = issue
+          ? describeValidationIssue(issue, input, route.inputSource, route.bodyName)
+          : answer.status >= 500
+            ? "Internal server error"
+            : (error.message ?? "Request failed");
+        sendFault(res, answer.status, message);
+        return;
+      }
+      const outcome = outcomes.get(req) ?? {};
+      if (outcome.status === 204) {
+        res.writeHead(204).end();
+        return;
+      }
+      const headers: Record<string, string> = { "Content-Type": "application/json" };
+      if (outcome.status === 201 && outcome.createdId) {
+        const host = req.headers.host ?? "localhost";
+        headers.Location = `http://${host}${path}/${outcome.createdId}`;
+      }
+      res.writeHead(outcome.status ?? answer.status, headers).end(answer.body);
+    } catch (error) {
+      if (error instanceof HttpFault) {
+        sendFault(res, error.status, error.message, error.headers);
+        return;
+      }
+      options.onInternalError(error, req);
+      sendFault(res, 500, "Internal server error");
+    }
+  };
+}

@@ -1,0 +1,48 @@
+import type { AnyRouter } from "@trpc/server";
+import type { RatecardMeta } from "@ratecard/api";
+
+/** One REST route of the router, as declared in a procedure's `meta.openapi`. */
+export interface RestRoute {
+  method: string;
+  template: string;
+  pattern: RegExp;
+  /** The path parameter of an item route (`/services/{service_id}` -> `service_id`). */
+  idParam: string | undefined;
+  /** The collection an item route belongs to (`/services/{service_id}` -> `/services`). */
+  collection: RegExp | undefined;
+  bodyName: string;
+  inputSource: "body" | "query";
+}
+
+function templatePattern(template: string): RegExp {
+  const segments = template
+    .split("/")
+    .map((segment) => (/^\{\w+\}$/.test(segment) ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+  return new RegExp(`^${segments.join("/")}$`, "i");
+}
+
+export function collectRestRoutes(router: AnyRouter): RestRoute[] {
+  const routes: RestRoute[] = [];
+  for (const procedure of Object.values(router._def.procedures as Record<string, { _def: { meta?: RatecardMeta } }>)) {
+    const meta = procedure._def.meta;
+    if (!meta?.openapi) continue;
+    const { method, path } = meta.openapi;
+    const item = /^(.*)\/\{(\w+)\}$/.exec(path);
+    routes.push({
+      method,
+      template: path,
+      pattern: templatePattern(path),
+      idParam: item?.[2],
+      collection: item?.[1] ? templatePattern(item[1]) : undefined,
+      bodyName: meta.bodyName ?? "body",
+      inputSource: method === "GET" || method === "DELETE" ? "query" : "body",
+    });
+  }
+  return routes;
+}
+
+/** `/a/b/` -> `/a/b`; CloudKitty's client calls collections with a trailing slash. */
+export function normalizePath(pathname: string): string {
+  const trimmed = pathname.replace(/\/+$/, "");
+  return trimmed === "" ? "/" : trimmed;
+}

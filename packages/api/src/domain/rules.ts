@@ -1,0 +1,298 @@
+import {
+  isForeignKeyViolation,
+  isUniqueViolation,
+  type Prisma,
+  type PrismaClient,
+} from "@ratecard/db";
+import type {
+  TMapping,
+  TMappingCreate,
+  TMappingUpdate,
+  TRuleListFilters,
+  TThreshold,
+  TThresholdCreate,
+  TThresholdUpdate,
+} from "@ratecard/validators";
+import { fail } from "../trpc.js";
+import { noSuchField, noSuchGroup, noSuchMapping, noSuchService, noSuchThreshold } from "./messages.js";
+import { renderMapping, renderThreshold } from "./render.js";
+
+// Mappings and thresholds are both "rules": a type, a cost, exactly one parent (service or field),
+// an optional group and an optional tenant. The rules below are CloudKitty's, with its messages.
+
+export interface RuleParent {
+  serviceId: string | null;
+  fieldId: string | null;
+}
+
+/** Exactly one parent: service_id xor field_id. */
+export function requireOneParent(input: {
+  service_id?: string | null;
+  field_id?: string | null;
+}): RuleParent {
+  const serviceId = input.service_id ?? null;
+  const fieldId = input.field_id ?? null;
+  if (serviceId && fieldId) throw fail.badRequest("You can only specify one parent.");
+  if (!serviceId && !fieldId) throw fail.badRequest("You must specify one parent.");
+  return { serviceId, fieldId };
+}
+
+/**
+ * A field mapping matches a metadata value, so it needs one; a service mapping applies to the
+ * whole service and must not have one. An absent value is "" (CloudKitty's default), null stays null.
+ */
+export function checkMappingValue(parent: RuleParent, value: string | null | undefined): string | null {
+  if (parent.fieldId && !value) {
+    throw fail.badRequest("You must specify a value for a field mapping.");
+  }
+  if (parent.serviceId && value) throw fail.badRequest("You can't specify a value and a service_id.");
+  return value === undefined ? "" : value;
+}
+
+async function requireParentExists(
+  prisma: PrismaClient | Prisma.TransactionClient,
+  parent: RuleParent,
+): Promise<void> {
+  if (parent.serviceId) {
+    const found = await prisma.service.count({ where: { id: parent.serviceId } });
+    if (!found) throw fail.badRequest(noSuchService(parent.serviceId));
+  } else if (parent.fieldId) {
+    const found = await prisma.field.count({ where: { id: parent.fieldId } });
+    if (!found) throw fail.badRequest(noSuchField(parent.fieldId));
+  }
+}
+
+async function requireGroupExists(
+  prisma: PrismaClient | Prisma.TransactionClient,
+  groupId: string | null | undefined,
+): Promise<void> {
+  if (!groupId) return;
+  const found = await prisma.group.count({ where: { id: groupId } });
+  if (!found) throw fail.badRequest(noSuchGroup(groupId));
+}
+
+function describeScope(rule: RuleParent & { tenantId: string | null; groupId: string | null }) {
+  const parent = rule.serviceId ? `service ${rule.serviceId}` : `field ${rule.fieldId}`;
+  const tenant = rule.tenantId === null ? "no tenant" : `tenant '${rule.tenantId}'`;
+  const group = rule.groupId === null ? "no group" : `group ${rule.groupId}`;
+  return `${parent}, ${tenant}, ${group}`;
+}
+
+/** Filters shared by mapping and threshold lists (and the group sub-lists). */
+export function ruleListWhere(filters: TRuleListFilters) {
+  return {
+    ...(filters.service_id !== undefined && { serviceId: filters.service_id }),
+    ...(filters.field_id !== undefined && { fieldId: filters.field_id }),
+    ...(filters.group_id !== undefined && { groupId: filters.group_id }),
+    // Beside group_id this matches nothing, as the two filters together say.
+    ...(filters.no_group && { AND: [{ groupId: null }] }),
+    ...(filters.filter_tenant && { tenantId: filters.tenant_id ?? null }),
+  } satisfies Prisma.MappingWhereInput & Prisma.ThresholdWhereInput;
+}
+
+/**
+ * Runs a write that may hit the rule identity index or lose a referenced row to a concurrent
+ * delete, and turns those into a 409 naming the existing rule or a 400 naming the missing one.
+ */
+async function writeRule<T>(
+  write: () => Promise<T>,
+  onDuplicate: () => Promise<never>,
+  onMissingReference: () => Promise<never>,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) return onDuplicate();
+    if (isForeignKeyViolation(error)) return onMissingReference();
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------- mappings
+
+export async function listMappings(prisma: PrismaClient, filters: TRuleListFilters): Promise<TMapping[]> {
+  const rows = await prisma.mapping.findMany({ where: ruleListWhere(filters), orderBy: { seq: "asc" } });
+  return rows.map(renderMapping);
+}
+
+export async function getMapping(prisma: PrismaClient, mappingId: string): Promise<TMapping> {
+  const row = await prisma.mapping.findUnique({ where: { id: mappingId } });
+  if (!row) throw fail.notFound(noSuchMapping(mappingId));
+  return renderMapping(row);
+}
+
+async function mappingConflict(
+  prisma: PrismaClient,
+  rule: RuleParent & { value: string | null; tenantId: string | null; groupId: string | null },
+): Promise<never> {
+  const existing = await prisma.mapping.findFirst({
+    where: {
+      serviceId: rule.serviceId,
+      fieldId: rule.fieldId,
+      tenantId: rule.tenantId,
+      groupId: rule.groupId,
+      ...(rule.fieldId ? { value: rule.value } : {}),
+    },
+  });
+  const what = rule.fieldId ? `Mapping for value '${rule.value}'` : "Service mapping";
+  throw fail.conflict(
+    `${what} already exists for ${describeScope(rule)} (UUID: ${existing?.id ?? "unknown"})`,
+  );
+}
+
+async function missingRuleReference(
+  prisma: PrismaClient,
+  rule: RuleParent & { groupId: string | null },
+): Promise<never> {
+  await requireParentExists(prisma, rule);
+  await requireGroupExists(prisma, rule.groupId);
+  throw fail.badRequest("A referenced service, field or group no longer exists.");
+}
+
+export async function createMapping(prisma: PrismaClient, input: TMappingCreate): Promise<TMapping> {
+  const parent = requireOneParent(input);
+  const value = checkMappingValue(parent, input.value);
+  await requireParentExists(prisma, parent);
+  await requireGroupExists(prisma, input.group_id);
+  const rule = {
+    ...parent,
+    value,
+    type: input.type ?? "flat",
+    cost: input.cost,
+    groupId: input.group_id ?? null,
+    tenantId: input.tenant_id ?? null,
+  };
+  const row = await writeRule(
+    () => prisma.mapping.create({ data: rule }),
+    () => mappingConflict(prisma, rule),
+    () => missingRuleReference(prisma, rule),
+  );
+  return renderMapping(row);
+}
+
+/**
+ * Replaces the editable attributes: an omitted type is flat, an omitted tenant is none. The parent
+ * never changes. An omitted group_id keeps the group; an explicit null removes it.
+ */
+export async function updateMapping(prisma: PrismaClient, input: TMappingUpdate): Promise<TMapping> {
+  const current = await prisma.mapping.findUnique({ where: { id: input.mapping_id } });
+  if (!current) throw fail.notFound(noSuchMapping(input.mapping_id));
+  const value = checkMappingValue(current, input.value);
+  await requireGroupExists(prisma, input.group_id);
+  const rule = {
+    serviceId: current.serviceId,
+    fieldId: current.fieldId,
+    value,
+    type: input.type ?? "flat",
+    cost: input.cost,
+    groupId: input.group_id === undefined ? current.groupId : input.group_id,
+    tenantId: input.tenant_id ?? null,
+  };
+  const row = await writeRule(
+    () =>
+      prisma.mapping.update({
+        where: { id: current.id },
+        data: { value: rule.value, type: rule.type, cost: rule.cost, groupId: rule.groupId, tenantId: rule.tenantId },
+      }),
+    () => mappingConflict(prisma, rule),
+    () => missingRuleReference(prisma, rule),
+  );
+  return renderMapping(row);
+}
+
+export async function deleteMapping(prisma: PrismaClient, mappingId: string): Promise<void> {
+  const { count } = await prisma.mapping.deleteMany({ where: { id: mappingId } });
+  if (count === 0) throw fail.notFound(noSuchMapping(mappingId));
+}
+
+// -------------------------------------------------------------------------------- thresholds
+
+export async function listThresholds(
+  prisma: PrismaClient,
+  filters: TRuleListFilters,
+): Promise<TThreshold[]> {
+  const rows = await prisma.threshold.findMany({ where: ruleListWhere(filters), orderBy: { seq: "asc" } });
+  return rows.map(renderThreshold);
+}
+
+export async function getThreshold(prisma: PrismaClient, thresholdId: string): Promise<TThreshold> {
+  const row = await prisma.threshold.findUnique({ where: { id: thresholdId } });
+  if (!row) throw fail.notFound(noSuchThreshold(thresholdId));
+  return renderThreshold(row);
+}
+
+async function thresholdConflict(
+  prisma: PrismaClient,
+  rule: RuleParent & { level: string; tenantId: string | null; groupId: string | null },
+): Promise<never> {
+  const existing = await prisma.threshold.findFirst({
+    where: {
+      serviceId: rule.serviceId,
+      fieldId: rule.fieldId,
+      level: rule.level,
+      tenantId: rule.tenantId,
+      groupId: rule.groupId,
+    },
+  });
+  throw fail.conflict(
+    `Threshold for level ${rule.level} already exists for ${describeScope(rule)} ` +
+      `(UUID: ${existing?.id ?? "unknown"})`,
+  );
+}
+
+export async function createThreshold(
+  prisma: PrismaClient,
+  input: TThresholdCreate,
+): Promise<TThreshold> {
+  const parent = requireOneParent(input);
+  await requireParentExists(prisma, parent);
+  await requireGroupExists(prisma, input.group_id);
+  const rule = {
+    ...parent,
+    level: input.level,
+    type: input.type ?? "flat",
+    cost: input.cost,
+    groupId: input.group_id ?? null,
+    tenantId: input.tenant_id ?? null,
+  };
+  const row = await writeRule(
+    () => prisma.threshold.create({ data: rule }),
+    () => thresholdConflict(prisma, rule),
+    () => missingRuleReference(prisma, rule),
+  );
+  return renderThreshold(row);
+}
+
+/** Same replacement rules as updateMapping, with `level` instead of `value`. */
+export async function updateThreshold(
+  prisma: PrismaClient,
+  input: TThresholdUpdate,
+): Promise<TThreshold> {
+  const current = await prisma.threshold.findUnique({ where: { id: input.threshold_id } });
+  if (!current) throw fail.notFound(noSuchThreshold(input.threshold_id));
+  await requireGroupExists(prisma, input.group_id);
+  const rule = {
+    serviceId: current.serviceId,
+    fieldId: current.fieldId,
+    level: input.level,
+    type: input.type ?? "flat",
+    cost: input.cost,
+    groupId: input.group_id === undefined ? current.groupId : input.group_id,
+    tenantId: input.tenant_id ?? null,
+  };
+  const row = await writeRule(
+    () =>
+      prisma.threshold.update({
+        where: { id: current.id },
+        data: { level: rule.level, type: rule.type, cost: rule.cost, groupId: rule.groupId, tenantId: rule.tenantId },
+      }),
+    () => thresholdConflict(prisma, rule),
+    () => missingRuleReference(prisma, rule),
+  );
+  return renderThreshold(row);
+}
+
+export async function deleteThreshold(prisma: PrismaClient, thresholdId: string): Promise<void> {
+  const { count } = await prisma.threshold.deleteMany({ where: { id: thresholdId } });
+  if (count === 0) throw fail.notFound(noSuchThreshold(thresholdId));
+}

@@ -1,0 +1,67 @@
+import { createHash } from "node:crypto";
+import { isUniqueViolation, type PrismaClient } from "@ratecard/db";
+import type { TScript } from "@ratecard/validators";
+import { fail } from "../trpc.js";
+import { alreadyExists, noSuchScript } from "./messages.js";
+import { renderScript } from "./render.js";
+
+/** SHA-512 hex of the UTF-8 source, as CloudKitty computes it. */
+export function scriptChecksum(data: string): string {
+  return createHash("sha512").update(data, "utf8").digest("hex");
+}
+
+export async function listScripts(prisma: PrismaClient, withData: boolean): Promise<TScript[]> {
+  const rows = await prisma.script.findMany({ orderBy: { seq: "asc" } });
+  return rows.map((row) => renderScript(row, withData));
+}
+
+export async function getScript(prisma: PrismaClient, scriptId: string): Promise<TScript> {
+  const row = await prisma.script.findUnique({ where: { id: scriptId } });
+  if (!row) throw fail.notFound(noSuchScript(scriptId));
+  return renderScript(row);
+}
+
+async function scriptNameTaken(prisma: PrismaClient, name: string): Promise<never> {
+  const existing = await prisma.script.findUnique({ where: { name } });
+  throw fail.conflict(alreadyExists("Script", name, existing?.id ?? "unknown"));
+}
+
+export async function createScript(
+  prisma: PrismaClient,
+  input: { name: string; data: string },
+): Promise<TScript> {
+  try {
+    const row = await prisma.script.create({
+      data: { name: input.name, data: input.data, checksum: scriptChecksum(input.data) },
+    });
+    return renderScript(row);
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return scriptNameTaken(prisma, input.name);
+  }
+}
+
+/** Renames and/or replaces the source; what is omitted stays. Renaming onto another script's name is a 409. */
+export async function updateScript(
+  prisma: PrismaClient,
+  input: { scriptId: string; name?: string | undefined; data?: string | undefined },
+): Promise<TScript> {
+  const current = await prisma.script.findUnique({ where: { id: input.scriptId } });
+  if (!current) throw fail.notFound(noSuchScript(input.scriptId));
+  const data = input.data ?? current.data;
+  try {
+    const row = await prisma.script.update({
+      where: { id: current.id },
+      data: { name: input.name ?? current.name, data, checksum: scriptChecksum(data) },
+    });
+    return renderScript(row);
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return scriptNameTaken(prisma, input.name ?? current.name);
+  }
+}
+
+export async function deleteScript(prisma: PrismaClient, scriptId: string): Promise<void> {
+  const { count } = await prisma.script.deleteMany({ where: { id: scriptId } });
+  if (count === 0) throw fail.notFound(noSuchScript(scriptId));
+}

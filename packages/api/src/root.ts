@@ -1,0 +1,24 @@
+import { fieldsRouter } from "./routers/hashmap/fields.js";
+import { groupsRouter } from "./routers/hashmap/groups.js";
+import { mappingsRouter } from "./routers/hashmap/mappings.js";
+import { servicesRouter } from "./routers/hashmap/services.js";
+import { thresholdsRouter } from "./routers/hashmap/thresholds.js";
+import { typesRouter } from "./routers/hashmap/types.js";
+import { modulesRouter } from "./routers/modules.js";
+import { scriptsRouter } from "./routers/pyscripts/scripts.js";
+import { router } from "./trpc.js";
+
+export const appRouter = router({
+  hashmap: router({
+    types: typesRouter,
+    services: servicesRouter,
+    fields: fieldsRouter,
+    groups: groupsRouter,
+    mappings: mappingsRouter,
+    thresholds: thresholdsRouter,
+  }),
+  pyscripts: router({ scripts: scriptsRouter }),
+  modules: modulesRouter,
+});
+
+export type AppRouter = typeof appRouter;

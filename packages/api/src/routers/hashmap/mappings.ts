@@ -1,0 +1,98 @@
+import { z } from "zod";
+import {
+  ZGroup,
+  ZMapping,
+  ZMappingCreate,
+  ZMappingUpdate,
+  ZPathId,
+  ZRuleListFilters,
+} from "@ratecard/validators";
+import { getGroup } from "../../domain/groups.js";
+import {
+  createMapping,
+  deleteMapping,
+  getMapping,
+  listMappings,
+  updateMapping,
+} from "../../domain/rules.js";
+import { fail, publicProcedure, router } from "../../trpc.js";
+import { created, deleted, HASHMAP } from "../rest.js";
+
+const tags = ["hashmap: mappings"];
+const ZMappingId = z.object({ mapping_id: ZPathId });
+
+export const mappingsRouter = router({
+  list: publicProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${HASHMAP}/mappings`,
+        tags,
+        summary: "List mappings",
+        description:
+          "Every filter is optional. tenant_id is read only with filter_tenant=true; " +
+          "filter_tenant=true without tenant_id lists the mappings that have no tenant.",
+        protect: false,
+      },
+    })
+    .input(ZRuleListFilters)
+    .output(z.object({ mappings: z.array(ZMapping) }))
+    .query(async ({ ctx, input }) => ({ mappings: await listMappings(ctx.prisma, input) })),
+
+  // Registered before `get`: the first route whose path matches wins.
+  group: publicProcedure
+    .meta({ openapi: { method: "GET", path: `${HASHMAP}/mappings/group`, tags, summary: "Get the group of a mapping", protect: false } })
+    .input(z.strictObject({ mapping_id: ZPathId }))
+    .output(ZGroup)
+    .query(async ({ ctx, input }) => {
+      const mapping = await getMapping(ctx.prisma, input.mapping_id);
+      if (!mapping.group_id) throw fail.notFound(`Mapping has no group (UUID: ${input.mapping_id})`);
+      return getGroup(ctx.prisma, mapping.group_id);
+    }),
+
+  get: publicProcedure
+    .meta({ openapi: { method: "GET", path: `${HASHMAP}/mappings/{mapping_id}`, tags, summary: "Get a mapping", protect: false } })
+    .input(ZMappingId)
+    .output(ZMapping)
+    .query(({ ctx, input }) => getMapping(ctx.prisma, input.mapping_id)),
+
+  create: publicProcedure
+    .meta({
+      openapi: { method: "POST", path: `${HASHMAP}/mappings`, tags, summary: "Create a mapping", protect: false },
+      bodyName: "mapping_data",
+    })
+    .input(ZMappingCreate)
+    .output(ZMapping)
+    .mutation(async ({ ctx, input }) => {
+      const mapping = await createMapping(ctx.prisma, input);
+      return created(ctx, mapping, mapping.mapping_id);
+    }),
+
+  update: publicProcedure
+    .meta({
+      openapi: {
+        method: "PUT",
+        path: `${HASHMAP}/mappings/{mapping_id}`,
+        tags,
+        summary: "Update a mapping",
+        description:
+          "Replaces value, type (default flat), cost, tenant_id (default none) and group_id " +
+          "(kept when omitted, removed when null). The parent never changes. The id may also be " +
+          "given as ?mapping_id= or inside the body of PUT .../mappings, as CloudKitty's client does.",
+        protect: false,
+      },
+      bodyName: "mapping",
+    })
+    .input(ZMappingUpdate)
+    .output(ZMapping)
+    .mutation(({ ctx, input }) => updateMapping(ctx.prisma, input)),
+
+  delete: publicProcedure
+    .meta({ openapi: { method: "DELETE", path: `${HASHMAP}/mappings/{mapping_id}`, tags, summary: "Delete a mapping", protect: false } })
+    .input(ZMappingId)
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await deleteMapping(ctx.prisma, input.mapping_id);
+      deleted(ctx);
+    }),
+});

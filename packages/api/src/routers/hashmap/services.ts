@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { ZPathId, ZService, ZServiceCreate } from "@ratecard/validators";
+import {
+  createService,
+  deleteServiceCascade,
+  getService,
+  listServices,
+} from "../../domain/services.js";
+import { publicProcedure, router } from "../../trpc.js";
+import { created, deleted, HASHMAP } from "../rest.js";
+
+const tags = ["hashmap: services"];
+const ZServiceId = z.object({ service_id: ZPathId });
+
+export const servicesRouter = router({
+  list: publicProcedure
+    .meta({ openapi: { method: "GET", path: `${HASHMAP}/services`, tags, summary: "List services", protect: false } })
+    .input(z.void())
+    .output(z.object({ services: z.array(ZService) }))
+    .query(async ({ ctx }) => ({ services: await listServices(ctx.prisma) })),
+
+  get: publicProcedure
+    .meta({ openapi: { method: "GET", path: `${HASHMAP}/services/{service_id}`, tags, summary: "Get a service", protect: false } })
+    .input(ZServiceId)
+    .output(ZService)
+    .query(({ ctx, input }) => getService(ctx.prisma, input.service_id)),
+
+  create: publicProcedure
+    .meta({
+      openapi: { method: "POST", path: `${HASHMAP}/services`, tags, summary: "Create a service", protect: false },
+      bodyName: "service_data",
+    })
+    .input(ZServiceCreate)
+    .output(ZService)
+    .mutation(async ({ ctx, input }) => {
+      const service = await createService(ctx.prisma, input.name);
+      return created(ctx, service, service.service_id);
+    }),
+
+  delete: publicProcedure
+    .meta({
+      openapi: {
+        method: "DELETE",
+        path: `${HASHMAP}/services/{service_id}`,
+        tags,
+        summary: "Delete a service with its fields, mappings and thresholds",
+        protect: false,
+      },
+    })
+    .input(ZServiceId)
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await deleteServiceCascade(ctx.prisma, input.service_id);
+      deleted(ctx);
+    }),
+});

@@ -1,0 +1,98 @@
+import { z } from "zod";
+import {
+  ZGroup,
+  ZThreshold,
+  ZThresholdCreate,
+  ZThresholdUpdate,
+  ZPathId,
+  ZRuleListFilters,
+} from "@ratecard/validators";
+import { getGroup } from "../../domain/groups.js";
+import {
+  createThreshold,
+  deleteThreshold,
+  getThreshold,
+  listThresholds,
+  updateThreshold,
+} from "../../domain/rules.js";
+import { fail, publicProcedure, router } from "../../trpc.js";
+import { created, deleted, HASHMAP } from "../rest.js";
+
+const tags = ["hashmap: thresholds"];
+const ZThresholdId = z.object({ threshold_id: ZPathId });
+
+export const thresholdsRouter = router({
+  list: publicProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${HASHMAP}/thresholds`,
+        tags,
+        summary: "List thresholds",
+        description:
+          "Every filter is optional. tenant_id is read only with filter_tenant=true; " +
+          "filter_tenant=true without tenant_id lists the thresholds that have no tenant.",
+        protect: false,
+      },
+    })
+    .input(ZRuleListFilters)
+    .output(z.object({ thresholds: z.array(ZThreshold) }))
+    .query(async ({ ctx, input }) => ({ thresholds: await listThresholds(ctx.prisma, input) })),
+
+  // Registered before `get`: the first route whose path matches wins.
+  group: publicProcedure
+    .meta({ openapi: { method: "GET", path: `${HASHMAP}/thresholds/group`, tags, summary: "Get the group of a threshold", protect: false } })
+    .input(z.strictObject({ threshold_id: ZPathId }))
+    .output(ZGroup)
+    .query(async ({ ctx, input }) => {
+      const threshold = await getThreshold(ctx.prisma, input.threshold_id);
+      if (!threshold.group_id) throw fail.notFound(`Threshold has no group (UUID: ${input.threshold_id})`);
+      return getGroup(ctx.prisma, threshold.group_id);
+    }),
+
+  get: publicProcedure
+    .meta({ openapi: { method: "GET", path: `${HASHMAP}/thresholds/{threshold_id}`, tags, summary: "Get a threshold", protect: false } })
+    .input(ZThresholdId)
+    .output(ZThreshold)
+    .query(({ ctx, input }) => getThreshold(ctx.prisma, input.threshold_id)),
+
+  create: publicProcedure
+    .meta({
+      openapi: { method: "POST", path: `${HASHMAP}/thresholds`, tags, summary: "Create a threshold", protect: false },
+      bodyName: "threshold_data",
+    })
+    .input(ZThresholdCreate)
+    .output(ZThreshold)
+    .mutation(async ({ ctx, input }) => {
+      const threshold = await createThreshold(ctx.prisma, input);
+      return created(ctx, threshold, threshold.threshold_id);
+    }),
+
+  update: publicProcedure
+    .meta({
+      openapi: {
+        method: "PUT",
+        path: `${HASHMAP}/thresholds/{threshold_id}`,
+        tags,
+        summary: "Update a threshold",
+        description:
+          "Replaces level, type (default flat), cost, tenant_id (default none) and group_id " +
+          "(kept when omitted, removed when null). The parent never changes. The id may also be " +
+          "given as ?threshold_id= or inside the body of PUT .../thresholds, as CloudKitty's client does.",
+        protect: false,
+      },
+      bodyName: "threshold",
+    })
+    .input(ZThresholdUpdate)
+    .output(ZThreshold)
+    .mutation(({ ctx, input }) => updateThreshold(ctx.prisma, input)),
+
+  delete: publicProcedure
+    .meta({ openapi: { method: "DELETE", path: `${HASHMAP}/thresholds/{threshold_id}`, tags, summary: "Delete a threshold", protect: false } })
+    .input(ZThresholdId)
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await deleteThreshold(ctx.prisma, input.threshold_id);
+      deleted(ctx);
+    }),
+});

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { ZPathId, ZQueryBoolean, ZScript, ZScriptCreate, ZScriptUpdate } from "@ratecard/validators";
+import {
+  createScript,
+  deleteScript,
+  getScript,
+  listScripts,
+  updateScript,
+} from "../../domain/scripts.js";
+import { publicProcedure, router } from "../../trpc.js";
+import { created, deleted, PYSCRIPTS } from "../rest.js";
+
+const tags = ["pyscripts"];
+const ZScriptId = z.object({ script_id: ZPathId });
+
+export const scriptsRouter = router({
+  list: publicProcedure
+    .meta({ openapi: { method: "GET", path: `${PYSCRIPTS}/scripts`, tags, summary: "List scripts (no_data=true leaves out their source)", protect: false } })
+    .input(z.strictObject({ no_data: ZQueryBoolean.optional() }).optional())
+    .output(z.object({ scripts: z.array(ZScript) }))
+    .query(async ({ ctx, input }) => ({
+      scripts: await listScripts(ctx.prisma, !(input?.no_data ?? false)),
+    })),
+
+  get: publicProcedure
+    .meta({ openapi: { method: "GET", path: `${PYSCRIPTS}/scripts/{script_id}`, tags, summary: "Get a script", protect: false } })
+    .input(ZScriptId)
+    .output(ZScript)
+    .query(({ ctx, input }) => getScript(ctx.prisma, input.script_id)),
+
+  create: publicProcedure
+    .meta({
+      openapi: { method: "POST", path: `${PYSCRIPTS}/scripts`, tags, summary: "Create a script", protect: false },
+      bodyName: "script_data",
+    })
+    .input(ZScriptCreate)
+    .output(ZScript)
+    .mutation(async ({ ctx, input }) => {
+      const script = await createScript(ctx.prisma, { name: input.name, data: input.data });
+      return created(ctx, script, script.script_id);
+    }),
+
+  update: publicProcedure
+    .meta({
+      openapi: { method: "PUT", path: `${PYSCRIPTS}/scripts/{script_id}`, tags, summary: "Rename a script or replace its source", protect: false },
+      bodyName: "script_data",
+    })
+    .input(ZScriptUpdate)
+    .output(ZScript)
+    .mutation(({ ctx, input }) =>
+      updateScript(ctx.prisma, { scriptId: input.script_id, name: input.name, data: input.data }),
+    ),
+
+  delete: publicProcedure
+    .meta({ openapi: { method: "DELETE", path: `${PYSCRIPTS}/scripts/{script_id}`, tags, summary: "Delete a script", protect: false } })
+    .input(ZScriptId)
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await deleteScript(ctx.prisma, input.script_id);
+      deleted(ctx);
+    }),
+});

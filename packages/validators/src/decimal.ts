@@ -1,0 +1,70 @@
+import { Decimal } from "decimal.js";
+
+/** Storage limits, CloudKitty's newest schema: cost NUMERIC(40,28), level NUMERIC(20,8). */
+export const COST_PRECISION = { integerDigits: 12, fractionDigits: 28 } as const;
+export const LEVEL_PRECISION = { integerDigits: 12, fractionDigits: 8 } as const;
+
+// decimal.js rounds arithmetic to 20 significant digits by default; 40 digits are stored.
+const ExactDecimal = Decimal.clone({ precision: 64 });
+
+export interface DecimalPrecision {
+  integerDigits: number;
+  fractionDigits: number;
+}
+
+// What Python's Decimal() accepts for finite numbers (CloudKitty's parser), minus its `_` digit
+// separators: optional surrounding spaces, sign, digits with an optional point, optional exponent.
+const DECIMAL_LITERAL = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
+
+export type DecimalParseResult = { ok: true; value: string } | { ok: false; reason: string };
+
+/**
+ * Parses a decimal given as a string or a JSON number and renders it canonically with exactly
+ * `fractionDigits` digits. Refuses what cannot be stored exactly rather than rounding it.
+ */
+export function parseDecimal(input: unknown, precision: DecimalPrecision): DecimalParseResult {
+  let text: string;
+  if (typeof input === "number") {
+    if (!Number.isFinite(input)) return { ok: false, reason: "Not a finite number." };
+    text = String(input);
+  } else if (typeof input === "string") {
+    text = input;
+  } else {
+    return { ok: false, reason: "Expected a decimal number or a numeric string." };
+  }
+  if (!DECIMAL_LITERAL.test(text)) {
+    return { ok: false, reason: "Not a decimal number (NaN and infinities are refused)." };
+  }
+  const value = new ExactDecimal(text.trim());
+  if (value.decimalPlaces() > precision.fractionDigits) {
+    return {
+      ok: false,
+      reason: `More than ${precision.fractionDigits} fractional digits cannot be stored exactly.`,
+    };
+  }
+  if (value.abs().gte(new ExactDecimal(10).pow(precision.integerDigits))) {
+    return {
+      ok: false,
+      reason: `Out of range: at most ${precision.integerDigits} integer digits.`,
+    };
+  }
+  // "-0" and "0" are one value.
+  const canonical = value.isZero() ? new ExactDecimal(0) : value;
+  return { ok: true, value: canonical.toFixed(precision.fractionDigits) };
+}
+
+function formatOrThrow(input: string | number, precision: DecimalPrecision): string {
+  const result = parseDecimal(input, precision);
+  if (!result.ok) throw new RangeError(`${String(input)}: ${result.reason}`);
+  return result.value;
+}
+
+/** `"0.5"` -> `"0.5000000000000000000000000000"` (28 fractional digits). */
+export function formatCost(input: string | number): string {
+  return formatOrThrow(input, COST_PRECISION);
+}
+
+/** `"10"` -> `"10.00000000"` (8 fractional digits). */
+export function formatLevel(input: string | number): string {
+  return formatOrThrow(input, LEVEL_PRECISION);
+}

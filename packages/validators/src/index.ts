@@ -1,0 +1,3 @@
+export * from "./decimal.js";
+export * from "./query.js";
+export * from "./schemas.js";
