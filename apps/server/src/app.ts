@@ -60,7 +60,8 @@ export function createApp({ config, database, logger, version }: AppOptions): ht
     },
   });
   const openApiDocument = buildOpenApiDocument(appRouter, version);
-  const docsAssets = sirv(require("swagger-ui-dist").getAbsoluteFSPath() as string, { dev: false });
+  const swaggerUi = require("swagger-ui-dist") as { getAbsoluteFSPath(): string };
+  const docsAssets = sirv(swaggerUi.getAbsoluteFSPath(), { dev: false });
   const consoleFiles = fs.existsSync(config.consoleDir)
     ? sirv(config.consoleDir, { single: true, dev: false })
     : undefined;

@@ -36,7 +36,8 @@ const t = initTRPC
   .create({
     errorFormatter({ shape, error }) {
       const zodError = error.cause instanceof ZodError ? error.cause.issues : null;
-      const { stack: _stack, ...data } = shape.data;
+      // Stack traces stay in the server log; clients never see them.
+      const { stack, ...data } = shape.data;
       return { ...shape, data: { ...data, zodError } };
     },
   });

@@ -113,10 +113,8 @@ function takeId(param: string, query: Record<string, string>, body: JsonObject |
   const fromBody = body?.[param];
   if (fromBody === undefined || fromBody === null) throw new HttpFault(400, `Missing argument: "${param}"`);
   if (typeof fromBody !== "string" || !UUID.test(fromBody)) {
-    throw new HttpFault(
-      400,
-      `Invalid input for field/attribute ${param}. Value: '${String(fromBody)}'. Invalid UUID, got '${String(fromBody)}'`,
-    );
+    const shown = typeof fromBody === "string" ? fromBody : JSON.stringify(fromBody);
+    throw new HttpFault(400, `Invalid input for field/attribute ${param}. Value: '${shown}'. Invalid UUID, got '${shown}'`);
   }
   return fromBody;
 }
