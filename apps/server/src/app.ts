@@ -84,12 +84,18 @@ export function createApp({ config, database, logger, version }: AppOptions): ht
     sendFault(res, 404, `Resource not found: ${pathname}`);
   }
 
-  return http.createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     logRequest(req, res);
+    // Once shutdown has begun (server.close()), a keep-alive connection that finishes its in-flight
+    // request would otherwise hold the process until the keep-alive timeout.
+    res.once("finish", () => {
+      if (!server.listening) server.closeIdleConnections();
+    });
     route(req, res).catch((error: unknown) => {
       onInternalError(error, req);
       if (!res.headersSent) sendFault(res, 500, "Internal server error");
       else res.destroy();
     });
   });
+  return server;
 }

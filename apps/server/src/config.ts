@@ -14,12 +14,16 @@ export interface Config {
   consoleDir: string;
 }
 
+/** A setting the server cannot start with: reported as one clear line, without a stack trace. */
+export class ConfigError extends Error {}
+
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new Error(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  // Number() would also take "1e3", "0x50" and " 80 ": plain digits only.
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return value;
 }

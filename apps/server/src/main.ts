@@ -1,9 +1,10 @@
+import type { Server } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 import { migrateDatabase, openDatabase } from "@ratecard/db";
 import { createApp } from "./app.js";
-import { readConfig } from "./config.js";
+import { ConfigError, readConfig, type Config } from "./config.js";
 
 const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const VERSION = "0.1.0";
@@ -42,17 +43,34 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
 
-  server.listen(config.port, config.host, () => {
-    const address = server.address();
-    const port = typeof address === "object" && address ? address.port : config.port;
-    logger.info(
-      { url: `http://${config.host}:${port}`, database: database.url },
-      `Ratecard listening on http://${config.host}:${port}`,
-    );
+  await listen(server, config);
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  logger.info(
+    { url: `http://${config.host}:${port}`, database: database.url },
+    `Ratecard listening on http://${config.host}:${port}`,
+  );
+}
+
+function listen(server: Server, config: Config): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const fail = (error: NodeJS.ErrnoException) => {
+      const where = `${config.host}:${config.port}`;
+      if (error.code === "EADDRINUSE") reject(new ConfigError(`cannot listen on ${where}: the address is already in use`));
+      else if (error.code === "EACCES") reject(new ConfigError(`cannot listen on ${where}: permission denied`));
+      else reject(error);
+    };
+    server.once("error", fail);
+    server.listen(config.port, config.host, () => {
+      server.off("error", fail);
+      resolve();
+    });
   });
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`Ratecard cannot start: ${message}`);
+  if (!(error instanceof ConfigError)) console.error(error);
   process.exit(1);
 });

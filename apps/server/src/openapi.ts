@@ -37,10 +37,13 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAp
     version,
     baseUrl: "/",
   });
-  document.components = {
-    ...document.components,
-    schemas: { ...document.components?.schemas, Fault: FAULT_SCHEMA },
-  };
+  // Ratecard has no authentication of its own (like CloudKitty with noauth): no security scheme.
+  const { securitySchemes, ...components } = document.components ?? {};
+  // trpc-to-openapi's error schemas describe its own error body, which the REST layer never sends.
+  const schemas = Object.fromEntries(
+    Object.entries(components.schemas ?? {}).filter(([name]) => !name.startsWith("error.")),
+  );
+  document.components = { ...components, schemas: { ...schemas, Fault: FAULT_SCHEMA } };
   for (const route of collectRestRoutes(router)) {
     const pathItem = document.paths?.[route.template] as Record<string, Operation> | undefined;
     const operation = pathItem?.[route.method.toLowerCase()];
@@ -61,9 +64,11 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAp
       responses["200"] = success;
     }
     responses["400"] = faultResponse("Invalid input");
-    if (route.idParam) responses["404"] = faultResponse("No such object");
+    if (route.idParam || route.template.endsWith("/group")) responses["404"] = faultResponse("No such object");
     if (route.method === "POST" || route.method === "PUT") {
-      responses["409"] = faultResponse("Conflicts with an existing object");
+      if (!route.template.startsWith("/v1/rating/modules")) {
+        responses["409"] = faultResponse("Conflicts with an existing object");
+      }
       responses["413"] = faultResponse("Request body too large");
       responses["415"] = faultResponse("Body is not JSON");
     }

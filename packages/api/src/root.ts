@@ -5,6 +5,7 @@ import { servicesRouter } from "./routers/hashmap/services.js";
 import { thresholdsRouter } from "./routers/hashmap/thresholds.js";
 import { typesRouter } from "./routers/hashmap/types.js";
 import { modulesRouter } from "./routers/modules.js";
+import { ratingRouter } from "./routers/rating.js";
 import { scriptsRouter } from "./routers/pyscripts/scripts.js";
 import { router } from "./trpc.js";
 
@@ -16,9 +17,12 @@ export const appRouter = router({
     groups: groupsRouter,
     mappings: mappingsRouter,
     thresholds: thresholdsRouter,
+    preview: ratingRouter.preview,
+    warnings: ratingRouter.warnings,
   }),
   pyscripts: router({ scripts: scriptsRouter }),
   modules: modulesRouter,
+  rating: router({ quote: ratingRouter.quote }),
 });
 
 export type AppRouter = typeof appRouter;

@@ -2,6 +2,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZodError } from "zod";
 import type { PrismaClient } from "@ratecard/db";
+import { RuleSetCache } from "./domain/rating.js";
 
 /**
  * How the REST layer should answer, set by procedures that differ from "200 with the output".
@@ -15,12 +16,14 @@ export interface RestOutcome {
 
 export interface Context {
   prisma: PrismaClient;
+  /** The compiled rule set for pricing, shared by every request of one server. */
+  ruleSets: RuleSetCache;
   rest: RestOutcome;
 }
 
-/** Builds a context without HTTP (tests, scripts). */
-export function createContextInner(opts: { prisma: PrismaClient }): Context {
-  return { prisma: opts.prisma, rest: {} };
+/** Builds a context without HTTP (tests, scripts). Share one `ruleSets` across requests. */
+export function createContextInner(opts: { prisma: PrismaClient; ruleSets?: RuleSetCache }): Context {
+  return { prisma: opts.prisma, ruleSets: opts.ruleSets ?? new RuleSetCache(), rest: {} };
 }
 
 export interface RatecardMeta extends OpenApiMeta {
@@ -28,6 +31,8 @@ export interface RatecardMeta extends OpenApiMeta {
    * CloudKitty's name for the request body, used in "Unknown attribute for argument <name>: foo".
    */
   bodyName?: string;
+  /** The output is a decimal string that REST answers as a bare JSON number (CloudKitty's quote). */
+  decimalAsJsonNumber?: boolean;
 }
 
 const t = initTRPC
@@ -43,7 +48,18 @@ const t = initTRPC
   });
 
 export const router = t.router;
-export const publicProcedure = t.procedure;
+
+/**
+ * Every procedure. A mutation may change rules, so whatever it does, the compiled rule set is
+ * dropped afterwards and the next quote reloads it.
+ */
+export const publicProcedure = t.procedure.use(async ({ ctx, type, next }) => {
+  try {
+    return await next();
+  } finally {
+    if (type === "mutation") ctx.ruleSets.invalidate();
+  }
+});
 export const createCallerFactory = t.createCallerFactory;
 
 /** The one place domain failures become API errors (and so HTTP statuses). */

@@ -1,3 +1,4 @@
 export * from "./decimal.js";
 export * from "./query.js";
 export * from "./schemas.js";
+export * from "./rating.js";

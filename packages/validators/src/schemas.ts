@@ -17,11 +17,14 @@ export const ZUuid = z
 /** Ids in paths and filters are not checked: an unknown one is a 404 or an empty list. */
 export const ZPathId = z.string().min(1);
 
+/** The input of an operation without arguments: an unknown query argument is a 400, as in CloudKitty. */
+export const ZNoArguments = z.strictObject({}).optional();
+
 const ZName = z.string({ error: "Wrong type, expected a string." }).trim().min(1, {
   error: "Must not be empty.",
 });
 
-function decimalInput(precision: DecimalPrecision) {
+export function decimalInput(precision: DecimalPrecision) {
   return z
     .union([z.string(), z.number()], { error: "Wrong type, expected a decimal number or string." })
     .transform((input, ctx) => {

@@ -18,6 +18,8 @@ import { collectRestRoutes, normalizePath, type RestRoute } from "./routes.js";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** JSON numbers under these keys are decimals: kept as their exact text, never a binary double. */
 const DECIMAL_KEYS = new Set(["cost", "level", "volume"]);
+/** `"\ud800"` is valid JSON but not Unicode text: the database cannot store it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 type JsonObject = Record<string, unknown>;
 
@@ -61,13 +63,18 @@ async function readJsonBody(req: IncomingMessage, limit: number): Promise<JsonOb
   const type = mediaType(req);
   if (type !== "application/json") throw new HttpFault(415, `Unknown mimetype: ${type ?? "None"}`);
   let parsed: unknown;
+  let notText = false;
   try {
     parsed = parseJsonLosslessly(raw, (key, value) => {
+      if (LONE_SURROGATE.test(key) || (typeof value === "string" && LONE_SURROGATE.test(value))) notText = true;
       if (!isLosslessNumber(value)) return value;
       return DECIMAL_KEYS.has(key) ? value.toString() : Number(value.toString());
     });
   } catch {
     throw new HttpFault(400, "Request is not in valid JSON format");
+  }
+  if (notText) {
+    throw new HttpFault(400, "Request body contains a lone UTF-16 surrogate escape (such as \\ud800): not valid Unicode text");
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw new HttpFault(400, "Request body must be a JSON object");
@@ -103,10 +110,22 @@ function resolveRoute(routes: RestRoute[], method: string, path: string): Resolv
   throw new HttpFault(404, `Resource not found: ${path}`);
 }
 
-/** Takes a relocated id out of the query or the body; ids inside JSON bodies must be UUIDs. */
-function takeId(param: string, query: Record<string, string>, body: JsonObject | undefined): string {
+/**
+ * Takes a relocated id out of the query or the body; ids inside JSON bodies must be UUIDs. A DELETE
+ * body holds parameters, so its id beside the query's is the same parameter given twice; a PUT body
+ * is the object, which may repeat its own id.
+ */
+function takeId(
+  param: string,
+  query: Record<string, string>,
+  body: JsonObject | undefined,
+  bodyHoldsParameters: boolean,
+): string {
   const fromQuery = query[param];
   if (fromQuery !== undefined) {
+    if (bodyHoldsParameters && body?.[param] !== undefined) {
+      throw new HttpFault(400, `Parameter "${param}" is given in both the query string and the body`);
+    }
     delete query[param];
     return fromQuery;
   }
@@ -117,6 +136,33 @@ function takeId(param: string, query: Record<string, string>, body: JsonObject |
     throw new HttpFault(400, `Invalid input for field/attribute ${param}. Value: '${shown}'. Invalid UUID, got '${shown}'`);
   }
   return fromBody;
+}
+
+/**
+ * An item route's id may be repeated in the query string or the body (a PUT often sends the whole
+ * object), but never as another id: CloudKitty's GET and DELETE act on that other id, Ratecard's
+ * on the path's, so a caller could not know which object a DELETE removes.
+ */
+function requireSameId(param: string, path: string, query: Record<string, string>, body: JsonObject | undefined): void {
+  const segment = path.slice(path.lastIndexOf("/") + 1);
+  let pathId: string;
+  try {
+    pathId = decodeURIComponent(segment);
+  } catch {
+    pathId = segment;
+  }
+  for (const [where, value] of [
+    ["query string", query[param]],
+    ["body", body?.[param]],
+  ] as const) {
+    if (value !== undefined && value !== pathId) {
+      throw new HttpFault(
+        400,
+        `Parameter "${param}" is given twice with different values: '${pathId}' in the path, ` +
+          `'${typeof value === "string" ? value : JSON.stringify(value)}' in the ${where}`,
+      );
+    }
+  }
 }
 
 interface CapturedResponse {
@@ -190,11 +236,12 @@ export function createRestHandler(options: RestHandlerOptions) {
       const resolved = resolveRoute(routes, method, path);
       if ("relocate" in resolved) {
         route = resolved.relocate;
-        const id = takeId(route.idParam!, query, body);
+        const id = takeId(route.idParam!, query, body, route.inputSource === "query");
         path = `${path}/${encodeURIComponent(id)}`;
       } else {
         route = resolved.route;
       }
+      if (route.idParam) requireSameId(route.idParam, path, query, body);
       if (route.inputSource === "query" && body) {
         // DELETE with a JSON body: its keys are parameters, like the query string's.
         for (const [key, value] of Object.entries(body)) {
@@ -231,7 +278,9 @@ export function createRestHandler(options: RestHandlerOptions) {
         const host = req.headers.host ?? "localhost";
         headers.Location = `http://${host}${path}/${outcome.createdId}`;
       }
-      res.writeHead(outcome.status ?? answer.status, headers).end(answer.body);
+      // A decimal string's JSON text, unquoted, is the exact JSON number.
+      const payload = route.decimalAsJsonNumber ? (JSON.parse(answer.body ?? '"0"') as string) : answer.body;
+      res.writeHead(outcome.status ?? answer.status, headers).end(payload);
     } catch (error) {
       if (error instanceof HttpFault) {
         sendFault(res, error.status, error.message, error.headers);

@@ -12,6 +12,8 @@ export interface RestRoute {
   collection: RegExp | undefined;
   bodyName: string;
   inputSource: "body" | "query";
+  /** The output is a decimal string answered as a bare JSON number (CloudKitty's quote). */
+  decimalAsJsonNumber: boolean;
 }
 
 function templatePattern(template: string): RegExp {
@@ -35,6 +37,7 @@ export function collectRestRoutes(router: AnyRouter): RestRoute[] {
       idParam: item?.[2],
       collection: item?.[1] ? templatePattern(item[1]) : undefined,
       bodyName: meta.bodyName ?? "body",
+      decimalAsJsonNumber: meta.decimalAsJsonNumber ?? false,
       inputSource: method === "GET" || method === "DELETE" ? "query" : "body",
     });
   }

@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@ratecard/db";
 import type { TRatingModule } from "@ratecard/validators";
 import { fail } from "../trpc.js";
-import { noSuchModule } from "./messages.js";
+import { moduleNotFound } from "./messages.js";
 import { renderRatingModule } from "./render.js";
 
 export async function listRatingModules(prisma: PrismaClient): Promise<TRatingModule[]> {
@@ -11,7 +11,7 @@ export async function listRatingModules(prisma: PrismaClient): Promise<TRatingMo
 
 export async function getRatingModule(prisma: PrismaClient, moduleId: string): Promise<TRatingModule> {
   const row = await prisma.ratingModule.findUnique({ where: { id: moduleId } });
-  if (!row) throw fail.notFound(noSuchModule(moduleId));
+  if (!row) throw fail.notFound(moduleNotFound);
   return renderRatingModule(row);
 }
 
@@ -27,6 +27,6 @@ export async function updateRatingModule(
       ...(input.priority !== undefined && { priority: input.priority }),
     },
   });
-  if (count === 0) throw fail.notFound(noSuchModule(input.moduleId));
+  if (count === 0) throw fail.notFound(moduleNotFound);
   return getRatingModule(prisma, input.moduleId);
 }

@@ -78,6 +78,11 @@ function describeScope(rule: RuleParent & { tenantId: string | null; groupId: st
   return `${parent}, ${tenant}, ${group}`;
 }
 
+/** The identity indexes read a null tenant as "" (COALESCE), so finding the colliding rule must too. */
+function sameTenant(tenantId: string | null) {
+  return tenantId ? { tenantId } : { OR: [{ tenantId: null }, { tenantId: "" }] };
+}
+
 /** Filters shared by mapping and threshold lists (and the group sub-lists). */
 export function ruleListWhere(filters: TRuleListFilters) {
   return {
@@ -129,7 +134,7 @@ async function mappingConflict(
     where: {
       serviceId: rule.serviceId,
       fieldId: rule.fieldId,
-      tenantId: rule.tenantId,
+      ...sameTenant(rule.tenantId),
       groupId: rule.groupId,
       ...(rule.fieldId ? { value: rule.value } : {}),
     },
@@ -230,7 +235,7 @@ async function thresholdConflict(
       serviceId: rule.serviceId,
       fieldId: rule.fieldId,
       level: rule.level,
-      tenantId: rule.tenantId,
+      ...sameTenant(rule.tenantId),
       groupId: rule.groupId,
     },
   });

@@ -46,19 +46,20 @@ export async function updateScript(
   prisma: PrismaClient,
   input: { scriptId: string; name?: string | undefined; data?: string | undefined },
 ): Promise<TScript> {
-  const current = await prisma.script.findUnique({ where: { id: input.scriptId } });
-  if (!current) throw fail.notFound(noSuchScript(input.scriptId));
-  const data = input.data ?? current.data;
+  const changes = {
+    ...(input.name !== undefined && { name: input.name }),
+    ...(input.data !== undefined && { data: input.data, checksum: scriptChecksum(input.data) }),
+  };
+  if (Object.keys(changes).length === 0) return getScript(prisma, input.scriptId);
+  // One conditional write, no read-then-write: a script deleted meanwhile is a 404, never a 500.
   try {
-    const row = await prisma.script.update({
-      where: { id: current.id },
-      data: { name: input.name ?? current.name, data, checksum: scriptChecksum(data) },
-    });
-    return renderScript(row);
+    const { count } = await prisma.script.updateMany({ where: { id: input.scriptId }, data: changes });
+    if (count === 0) throw fail.notFound(noSuchScript(input.scriptId));
   } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    return scriptNameTaken(prisma, input.name ?? current.name);
+    if (!isUniqueViolation(error) || input.name === undefined) throw error;
+    return scriptNameTaken(prisma, input.name);
   }
+  return getScript(prisma, input.scriptId);
 }
 
 export async function deleteScript(prisma: PrismaClient, scriptId: string): Promise<void> {

@@ -5,7 +5,7 @@ import { publicProcedure, router } from "../../trpc.js";
 import { created, deleted, HASHMAP } from "../rest.js";
 
 const tags = ["hashmap: fields"];
-const ZFieldId = z.object({ field_id: ZPathId });
+const ZFieldId = z.strictObject({ field_id: ZPathId });
 
 export const fieldsRouter = router({
   list: publicProcedure

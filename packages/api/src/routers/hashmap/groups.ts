@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { ZGroup, ZGroupCreate, ZMapping, ZPathId, ZQueryBoolean, ZThreshold } from "@ratecard/validators";
+import {
+  ZGroup,
+  ZGroupCreate,
+  ZMapping,
+  ZNoArguments,
+  ZPathId,
+  ZQueryBoolean,
+  ZThreshold,
+} from "@ratecard/validators";
 import { createGroup, deleteGroup, getGroup, listGroups } from "../../domain/groups.js";
 import { listMappings, listThresholds } from "../../domain/rules.js";
 import { publicProcedure, router } from "../../trpc.js";
@@ -11,7 +19,7 @@ const ZGroupFilter = z.strictObject({ group_id: ZPathId });
 export const groupsRouter = router({
   list: publicProcedure
     .meta({ openapi: { method: "GET", path: `${HASHMAP}/groups`, tags, summary: "List groups", protect: false } })
-    .input(z.void())
+    .input(ZNoArguments)
     .output(z.object({ groups: z.array(ZGroup) }))
     .query(async ({ ctx }) => ({ groups: await listGroups(ctx.prisma) })),
 
@@ -30,7 +38,7 @@ export const groupsRouter = router({
 
   get: publicProcedure
     .meta({ openapi: { method: "GET", path: `${HASHMAP}/groups/{group_id}`, tags, summary: "Get a group", protect: false } })
-    .input(z.object({ group_id: ZPathId }))
+    .input(z.strictObject({ group_id: ZPathId }))
     .output(ZGroup)
     .query(({ ctx, input }) => getGroup(ctx.prisma, input.group_id)),
 
@@ -60,7 +68,7 @@ export const groupsRouter = router({
         protect: false,
       },
     })
-    .input(z.object({ group_id: ZPathId, recursive: ZQueryBoolean.optional() }))
+    .input(z.strictObject({ group_id: ZPathId, recursive: ZQueryBoolean.optional() }))
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
       await deleteGroup(ctx.prisma, input.group_id, input.recursive ?? false);

@@ -19,7 +19,7 @@ import { fail, publicProcedure, router } from "../../trpc.js";
 import { created, deleted, HASHMAP } from "../rest.js";
 
 const tags = ["hashmap: mappings"];
-const ZMappingId = z.object({ mapping_id: ZPathId });
+const ZMappingId = z.strictObject({ mapping_id: ZPathId });
 
 export const mappingsRouter = router({
   list: publicProcedure

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZPathId, ZService, ZServiceCreate } from "@ratecard/validators";
+import { ZNoArguments, ZPathId, ZService, ZServiceCreate } from "@ratecard/validators";
 import {
   createService,
   deleteServiceCascade,
@@ -10,12 +10,12 @@ import { publicProcedure, router } from "../../trpc.js";
 import { created, deleted, HASHMAP } from "../rest.js";
 
 const tags = ["hashmap: services"];
-const ZServiceId = z.object({ service_id: ZPathId });
+const ZServiceId = z.strictObject({ service_id: ZPathId });
 
 export const servicesRouter = router({
   list: publicProcedure
     .meta({ openapi: { method: "GET", path: `${HASHMAP}/services`, tags, summary: "List services", protect: false } })
-    .input(z.void())
+    .input(ZNoArguments)
     .output(z.object({ services: z.array(ZService) }))
     .query(async ({ ctx }) => ({ services: await listServices(ctx.prisma) })),
 

@@ -19,7 +19,7 @@ import { fail, publicProcedure, router } from "../../trpc.js";
 import { created, deleted, HASHMAP } from "../rest.js";
 
 const tags = ["hashmap: thresholds"];
-const ZThresholdId = z.object({ threshold_id: ZPathId });
+const ZThresholdId = z.strictObject({ threshold_id: ZPathId });
 
 export const thresholdsRouter = router({
   list: publicProcedure

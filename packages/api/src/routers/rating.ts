@@ -1,0 +1,72 @@
+import { z } from "zod";
+import {
+  ZPathId,
+  ZPreviewRequest,
+  ZPriceBreakdown,
+  ZQuoteRequest,
+  ZRuleSetWarning,
+} from "@ratecard/validators";
+import { previewPrice, quote, ruleSetWarnings } from "../domain/pricing.js";
+import { publicProcedure, router } from "../trpc.js";
+import { HASHMAP } from "./rest.js";
+
+const tags = ["rating"];
+
+export const ratingRouter = router({
+  quote: publicProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/v1/rating/quote",
+        tags,
+        summary: "Price resources (CloudKitty's quote)",
+        description:
+          "The total price of the resources with the hashmap rules, as a JSON number. Each resource's " +
+          "metadata is desc.metadata merged with desc.groupby (a desc with neither is the metadata " +
+          "itself). Tenant rules never apply (no tenant in a quote); pyscripts are not executed; an " +
+          "unknown service prices 0.",
+        protect: false,
+      },
+      bodyName: "res_data",
+      decimalAsJsonNumber: true,
+    })
+    // A quote only reads, but it is a POST with a body (CloudKitty's form), so a mutation.
+    .input(ZQuoteRequest)
+    .output(z.string().meta({ description: "The total price (a JSON number over REST)" }))
+    .mutation(({ ctx, input }) => quote(ctx.prisma, ctx.ruleSets, input)),
+
+  preview: publicProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: `${HASHMAP}/preview`,
+        tags,
+        summary: "Price one usage point and explain the price",
+        description:
+          "Per group: the flat and rate values, the threshold applied, the group's price and the " +
+          "mappings that matched; then the total. tenant_id applies that tenant's rules over the " +
+          "global ones, as CloudKitty's rating does.",
+        protect: false,
+      },
+      bodyName: "preview",
+    })
+    .input(ZPreviewRequest)
+    .output(ZPriceBreakdown)
+    .query(({ ctx, input }) => previewPrice(ctx.prisma, ctx.ruleSets, input)),
+
+  warnings: publicProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${HASHMAP}/warnings`,
+        tags,
+        summary: "Rules that price nothing or that another rule silently beats",
+        protect: false,
+      },
+    })
+    .input(z.strictObject({ service_id: ZPathId.optional(), group_id: ZPathId.optional() }).optional())
+    .output(z.object({ warnings: z.array(ZRuleSetWarning) }))
+    .query(async ({ ctx, input }) => ({
+      warnings: await ruleSetWarnings(ctx.prisma, ctx.ruleSets, input ?? {}),
+    })),
+});
