@@ -1,3 +1,4 @@
+import { consoleRouter } from "./routers/console.js";
 import { fieldsRouter } from "./routers/hashmap/fields.js";
 import { groupsRouter } from "./routers/hashmap/groups.js";
 import { mappingsRouter } from "./routers/hashmap/mappings.js";
@@ -23,6 +24,7 @@ export const appRouter = router({
   pyscripts: router({ scripts: scriptsRouter }),
   modules: modulesRouter,
   rating: router({ quote: ratingRouter.quote }),
+  console: consoleRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,86 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Dialog } from "radix-ui";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
+import type { ReactNode } from "react";
+import { describeProblem } from "../lib/errors";
+import { FormField } from "./FormField";
+
+/**
+ * The create form of objects that are just a name (service, field, group). `schema` is the API's
+ * own create schema, so the form refuses what the server would.
+ */
+export function NameDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  nameLabel,
+  nameHint,
+  submitLabel,
+  schema,
+  extraInput = {},
+  onSubmit,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description: ReactNode;
+  nameLabel: string;
+  nameHint?: ReactNode;
+  submitLabel: string;
+  schema: z.ZodType<{ name: string }, { name: string }>;
+  /** Fixed parts of the input, e.g. the service of a new field. */
+  extraInput?: Record<string, string>;
+  onSubmit: (name: string) => Promise<unknown>;
+}) {
+  const form = useForm<{ name: string }>({
+    defaultValues: { name: "" },
+    resolver: zodResolver(
+      z.object({ name: z.string() }).transform((values) => ({ ...extraInput, ...values })).pipe(schema),
+    ),
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const submit = form.handleSubmit(async ({ name }) => {
+    try {
+      await onSubmit(name);
+      form.reset();
+      onOpenChange(false);
+    } catch (error) {
+      const problem = describeProblem(error);
+      form.setError("name", { message: problem.fieldErrors.name ?? problem.message }, { shouldFocus: true });
+    }
+  });
+
+  return (
+    <Dialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) form.reset();
+        onOpenChange(next);
+      }}
+    >
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog">
+          <Dialog.Title className="dialog-title">{title}</Dialog.Title>
+          <Dialog.Description className="dialog-body">{description}</Dialog.Description>
+          <form onSubmit={(event) => void submit(event)} noValidate>
+            <FormField label={nameLabel} hint={nameHint} error={errors.name?.message} required>
+              {(a11y) => <input {...a11y} {...form.register("name")} className="input" autoComplete="off" />}
+            </FormField>
+            <div className="dialog-actions">
+              <Dialog.Close className="button" type="button">
+                Cancel
+              </Dialog.Close>
+              <button type="submit" className="button primary" disabled={isSubmitting}>
+                {isSubmitting ? "Creating…" : submitLabel}
+              </button>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

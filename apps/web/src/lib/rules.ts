@@ -1,0 +1,147 @@
+import { z } from "zod";
+import type { SortingState } from "@tanstack/react-table";
+import type { TField, TGroup, TMapping, TRuleType, TService, TThreshold } from "@ratecard/validators";
+import { trimDecimal } from "./decimal";
+
+// The rules explorer: mappings and thresholds of every service in one list. Server-side filters use
+// the REST API's names (service_id, field_id, group_id, no_group, tenant_id); kind, type, the text
+// filter and the sort order are applied in the browser.
+
+export type RuleKind = "mapping" | "threshold";
+
+export interface RuleRow {
+  kind: RuleKind;
+  id: string;
+  /** Field mappings: the matched value. Thresholds: the level. Service mappings: empty. */
+  match: string;
+  type: TRuleType;
+  cost: string;
+  serviceId: string | null;
+  fieldId: string | null;
+  /** "service" or "service › field". */
+  attachedTo: string;
+  groupId: string | null;
+  groupName: string;
+  tenant: string;
+}
+
+const ZFlag = z
+  .union([z.boolean(), z.string()])
+  .transform((flag) => flag === true || flag === "1" || flag === "true")
+  .optional()
+  .catch(undefined);
+const ZOptionalText = z.string().optional().catch(undefined);
+
+export const ZExplorerSearch = z.object({
+  kind: z.enum(["mappings", "thresholds"]).optional().catch(undefined),
+  service_id: ZOptionalText,
+  field_id: ZOptionalText,
+  group_id: ZOptionalText,
+  no_group: ZFlag,
+  tenant_id: ZOptionalText,
+  no_tenant: ZFlag,
+  type: z.enum(["flat", "rate"]).optional().catch(undefined),
+  q: ZOptionalText,
+  sort: ZOptionalText,
+});
+export type ExplorerSearch = z.output<typeof ZExplorerSearch>;
+
+/** The list filters the API applies, from the explorer's query string. */
+export function toApiFilters(search: ExplorerSearch) {
+  const filterTenant = Boolean(search.tenant_id) || Boolean(search.no_tenant);
+  return {
+    ...(search.field_id ? { field_id: search.field_id } : search.service_id ? { service_id: search.service_id } : {}),
+    ...(search.no_group ? { no_group: true } : search.group_id ? { group_id: search.group_id } : {}),
+    ...(filterTenant && { filter_tenant: true }),
+    ...(search.tenant_id && !search.no_tenant ? { tenant_id: search.tenant_id } : {}),
+  };
+}
+
+/** True when a filter narrows the list, so an empty result means "no match" rather than "no rules yet". */
+export function hasActiveFilter(search: ExplorerSearch): boolean {
+  return Boolean(
+    search.kind ||
+      search.service_id ||
+      search.field_id ||
+      search.group_id ||
+      search.no_group ||
+      search.tenant_id ||
+      search.no_tenant ||
+      search.type ||
+      search.q,
+  );
+}
+
+export interface RuleLookups {
+  services: TService[];
+  fields: TField[];
+  groups: TGroup[];
+}
+
+export function ruleLabeller({ services, fields, groups }: RuleLookups) {
+  const serviceNames = new Map(services.map((service) => [service.service_id, service.name]));
+  const fieldsById = new Map(fields.map((field) => [field.field_id, field]));
+  const groupNames = new Map(groups.map((group) => [group.group_id, group.name]));
+  return {
+    attachedTo(rule: { service_id: string | null; field_id: string | null }): string {
+      if (rule.service_id) return serviceNames.get(rule.service_id) ?? rule.service_id;
+      const field = rule.field_id ? fieldsById.get(rule.field_id) : undefined;
+      if (!field) return rule.field_id ?? "";
+      return `${serviceNames.get(field.service_id) ?? field.service_id} › ${field.name}`;
+    },
+    groupName(groupId: string | null): string {
+      return groupId ? (groupNames.get(groupId) ?? groupId) : "";
+    },
+  };
+}
+
+export function buildRuleRows(mappings: TMapping[], thresholds: TThreshold[], lookups: RuleLookups): RuleRow[] {
+  const label = ruleLabeller(lookups);
+  const common = (rule: TMapping | TThreshold) => ({
+    type: rule.type,
+    cost: trimDecimal(rule.cost),
+    serviceId: rule.service_id,
+    fieldId: rule.field_id,
+    attachedTo: label.attachedTo(rule),
+    groupId: rule.group_id,
+    groupName: label.groupName(rule.group_id),
+    tenant: rule.tenant_id ?? "",
+  });
+  return [
+    ...mappings.map((mapping): RuleRow => ({
+      kind: "mapping",
+      id: mapping.mapping_id,
+      match: mapping.field_id ? (mapping.value ?? "") : "",
+      ...common(mapping),
+    })),
+    ...thresholds.map((threshold): RuleRow => ({
+      kind: "threshold",
+      id: threshold.threshold_id,
+      match: trimDecimal(threshold.level),
+      ...common(threshold),
+    })),
+  ];
+}
+
+/** Case-insensitive match of the text filter against what the table shows. */
+export function ruleMatchesText(row: RuleRow, text: string): boolean {
+  const needle = text.trim().toLowerCase();
+  if (!needle) return true;
+  return [row.attachedTo, row.match, row.groupName, row.tenant, row.cost, row.type, row.kind].some((value) =>
+    value.toLowerCase().includes(needle),
+  );
+}
+
+/** "-cost" <-> [{ id: "cost", desc: true }]. */
+export function parseSort(sort: string | undefined): SortingState {
+  if (!sort) return [];
+  const desc = sort.startsWith("-");
+  const id = desc ? sort.slice(1) : sort;
+  return id ? [{ id, desc }] : [];
+}
+
+export function formatSort(sorting: SortingState): string | undefined {
+  const first = sorting[0];
+  if (!first) return undefined;
+  return `${first.desc ? "-" : ""}${first.id}`;
+}

@@ -1,0 +1,183 @@
+import { useQuery } from "@tanstack/react-query";
+import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
+import { Tabs } from "radix-ui";
+import { useMemo, useState } from "react";
+import type { TField, TService } from "@ratecard/validators";
+import { Breadcrumbs } from "../components/Breadcrumbs";
+import { FlatRateHelp, GroupHelp, MappingHelp, TenantHelp, ThresholdHelp } from "../components/Concepts";
+import { CopyableId } from "../components/CopyableId";
+import { DeleteFieldDialog } from "../components/DeleteDialogs";
+import { EmptyState } from "../components/EmptyState";
+import { MissingRecord, QueryState } from "../components/QueryState";
+import { RuleTable } from "../components/RuleTable";
+import { buildRuleRows } from "../lib/rules";
+import { useTRPC } from "../trpc";
+
+const route = getRouteApi("/hashmap/fields/$fieldId");
+
+export function FieldPage() {
+  const trpc = useTRPC();
+  const { fieldId } = route.useParams();
+  const field = useQuery(trpc.hashmap.fields.get.queryOptions({ field_id: fieldId }));
+  const service = useQuery({
+    ...trpc.hashmap.services.get.queryOptions({ service_id: field.data?.service_id ?? "" }),
+    enabled: Boolean(field.data),
+  });
+  const missing = <MissingRecord what="Field" backTo="/hashmap/services" backLabel="Back to services" />;
+  return (
+    <QueryState query={field} notFound={missing}>
+      {(fieldData) => (
+        <QueryState query={service} notFound={missing}>
+          {(serviceData) => <FieldDetails field={fieldData} service={serviceData} />}
+        </QueryState>
+      )}
+    </QueryState>
+  );
+}
+
+function FieldDetails({ field, service }: { field: TField; service: TService }) {
+  const trpc = useTRPC();
+  const navigate = useNavigate();
+  const { tab = "mappings" } = route.useSearch();
+  const filter = { field_id: field.field_id };
+  const mappings = useQuery(trpc.hashmap.mappings.list.queryOptions(filter));
+  const thresholds = useQuery(trpc.hashmap.thresholds.list.queryOptions(filter));
+  const groups = useQuery(trpc.hashmap.groups.list.queryOptions());
+  const [deleting, setDeleting] = useState(false);
+  const rows = useMemo(
+    () =>
+      buildRuleRows(mappings.data?.mappings ?? [], thresholds.data?.thresholds ?? [], {
+        services: [service],
+        fields: [field],
+        groups: groups.data?.groups ?? [],
+      }),
+    [field, service, mappings.data, thresholds.data, groups.data],
+  );
+  const newRuleSearch = { field_id: field.field_id };
+
+  return (
+    <section>
+      <Breadcrumbs
+        crumbs={[
+          { label: "Services", to: "/hashmap/services" },
+          { label: service.name, to: "/hashmap/services/$serviceId", params: { serviceId: service.service_id } },
+          { label: field.name },
+        ]}
+      />
+      <header className="page-header">
+        <div>
+          <p className="eyebrow">Field of {service.name}</p>
+          <h1>{field.name}</h1>
+          <CopyableId id={field.field_id} label="field ID" />
+        </div>
+        <button type="button" className="button danger-outline" onClick={() => setDeleting(true)}>
+          Delete field
+        </button>
+      </header>
+
+      <Tabs.Root
+        value={tab}
+        onValueChange={(next) =>
+          void navigate({
+            to: "/hashmap/fields/$fieldId",
+            params: { fieldId: field.field_id },
+            search: { tab: next === "thresholds" ? "thresholds" : undefined },
+            replace: true,
+          })
+        }
+        className="tabs"
+      >
+        <Tabs.List className="tab-list" aria-label="Rules of the field">
+          <Tabs.Trigger value="mappings" className="tab">
+            Field mappings <span className="count">{mappings.data?.mappings.length ?? "…"}</span>
+          </Tabs.Trigger>
+          <Tabs.Trigger value="thresholds" className="tab">
+            Field thresholds <span className="count">{thresholds.data?.thresholds.length ?? "…"}</span>
+          </Tabs.Trigger>
+        </Tabs.List>
+
+        <Tabs.Content value="mappings" className="panel">
+          <div className="toolbar">
+            <p className="muted">
+              Each mapping prices the usages whose <code>{field.name}</code> is exactly its value.
+            </p>
+            <Link to="/hashmap/mappings/new" search={newRuleSearch} className="button primary">
+              Add field mapping
+            </Link>
+          </div>
+          <div className="help-row">
+            <MappingHelp />
+            <FlatRateHelp />
+            <GroupHelp />
+            <TenantHelp />
+          </div>
+          <QueryState query={mappings}>
+            {() => (
+              <RuleTable
+                label={`Mappings of ${service.name} › ${field.name}`}
+                kind="mapping"
+                rows={rows}
+                matchHeader="Value"
+                empty={
+                  <EmptyState
+                    title="No field mappings yet"
+                    action={
+                      <Link to="/hashmap/mappings/new" search={newRuleSearch} className="button primary">
+                        Add the first field mapping
+                      </Link>
+                    }
+                  >
+                    For example a flat 0.05 for <code>{field.name}</code> = <code>m1.small</code>.
+                  </EmptyState>
+                }
+              />
+            )}
+          </QueryState>
+        </Tabs.Content>
+
+        <Tabs.Content value="thresholds" className="panel">
+          <div className="toolbar">
+            <p className="muted">
+              Field thresholds compare the numeric value of <code>{field.name}</code> in the usage's metadata.
+            </p>
+            <Link to="/hashmap/thresholds/new" search={newRuleSearch} className="button primary">
+              Add field threshold
+            </Link>
+          </div>
+          <div className="help-row">
+            <ThresholdHelp />
+          </div>
+          <QueryState query={thresholds}>
+            {() => (
+              <RuleTable
+                label={`Thresholds of ${service.name} › ${field.name}`}
+                kind="threshold"
+                rows={rows}
+                matchHeader="Level"
+                empty={
+                  <EmptyState
+                    title="No field thresholds yet"
+                    action={
+                      <Link to="/hashmap/thresholds/new" search={newRuleSearch} className="button primary">
+                        Add the first field threshold
+                      </Link>
+                    }
+                  >
+                    A threshold changes the price from a metadata value upwards.
+                  </EmptyState>
+                }
+              />
+            )}
+          </QueryState>
+        </Tabs.Content>
+      </Tabs.Root>
+      {deleting && (
+        <DeleteFieldDialog
+          field={field}
+          onClose={() => setDeleting(false)}
+          onDeleted={() => navigate({ to: "/hashmap/services/$serviceId", params: { serviceId: service.service_id } })}
+        />
+      )}
+    </section>
+  );
+}

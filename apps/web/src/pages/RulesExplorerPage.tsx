@@ -1,0 +1,285 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
+import { useId, useMemo, useState, type ReactNode } from "react";
+import { FlatRateHelp, GroupHelp, TenantHelp, ThresholdHelp } from "../components/Concepts";
+import { DataTable } from "../components/DataTable";
+import { DebouncedInput } from "../components/DebouncedInput";
+import { DeleteRuleDialog } from "../components/DeleteDialogs";
+import { EmptyState, NoMatch } from "../components/EmptyState";
+import { ErrorPanel, LoadingRows } from "../components/QueryState";
+import { describeRule, ruleColumns } from "../components/RuleTable";
+import { useLookups } from "../hooks";
+import { countOf } from "../lib/impact";
+import {
+  buildRuleRows,
+  formatSort,
+  hasActiveFilter,
+  parseSort,
+  ruleMatchesText,
+  toApiFilters,
+  type ExplorerSearch,
+  type RuleRow,
+} from "../lib/rules";
+import { useTRPC } from "../trpc";
+
+const route = getRouteApi("/hashmap/rules");
+
+export function RulesExplorerPage() {
+  const trpc = useTRPC();
+  const search = route.useSearch();
+  const navigate = useNavigate({ from: "/hashmap/rules" });
+  const { lookups, error: lookupError, refetch: refetchLookups } = useLookups();
+  const apiFilters = toApiFilters(search);
+  const mappings = useQuery({
+    ...trpc.hashmap.mappings.list.queryOptions(apiFilters),
+    enabled: search.kind !== "thresholds",
+    placeholderData: keepPreviousData,
+  });
+  const thresholds = useQuery({
+    ...trpc.hashmap.thresholds.list.queryOptions(apiFilters),
+    enabled: search.kind !== "mappings",
+    placeholderData: keepPreviousData,
+  });
+  const [deleting, setDeleting] = useState<RuleRow | null>(null);
+  // Remounts the text inputs when the filters are cleared from outside them.
+  const [resetCount, setResetCount] = useState(0);
+
+  const update = (patch: Partial<ExplorerSearch>) =>
+    void navigate({ search: (previous) => ({ ...previous, ...patch }), replace: true });
+  const clearFilters = async () => {
+    await navigate({ search: { sort: search.sort }, replace: true });
+    setResetCount((count) => count + 1);
+  };
+
+  const allRows = useMemo(
+    () =>
+      buildRuleRows(
+        search.kind === "thresholds" ? [] : (mappings.data?.mappings ?? []),
+        search.kind === "mappings" ? [] : (thresholds.data?.thresholds ?? []),
+        lookups,
+      ),
+    [mappings.data, thresholds.data, lookups, search.kind],
+  );
+  const rows = useMemo(
+    () => allRows.filter((row) => (!search.type || row.type === search.type) && ruleMatchesText(row, search.q ?? "")),
+    [allRows, search.type, search.q],
+  );
+  const columns = useMemo(
+    () => ruleColumns({ matchHeader: "Value / level", showKind: true, showAttachedTo: true, onDelete: setDeleting }),
+    [],
+  );
+
+  const loadError = mappings.error ?? thresholds.error ?? lookupError;
+  const loading = (search.kind !== "thresholds" && mappings.isPending) || (search.kind !== "mappings" && thresholds.isPending);
+  const filtered = hasActiveFilter(search);
+  const parentValue = search.field_id ? `field:${search.field_id}` : search.service_id ? `service:${search.service_id}` : "";
+  const groupValue = search.no_group ? "none" : (search.group_id ?? "");
+
+  return (
+    <section>
+      <header className="page-header">
+        <div>
+          <h1>Rules explorer</h1>
+          <p className="lead">Every mapping and threshold, of every service, field and group.</p>
+        </div>
+        <div className="header-actions">
+          <Link to="/hashmap/mappings/new" className="button primary">
+            New mapping
+          </Link>
+          <Link to="/hashmap/thresholds/new" className="button">
+            New threshold
+          </Link>
+        </div>
+      </header>
+      <div className="help-row">
+        <FlatRateHelp />
+        <GroupHelp />
+        <TenantHelp />
+        <ThresholdHelp />
+      </div>
+      <div className="panel">
+        <form className="filters" role="search" aria-label="Filter rules" onSubmit={(event) => event.preventDefault()}>
+          <FilterField label="Kind">
+            {(id) => (
+              <select
+                id={id}
+                className="input"
+                value={search.kind ?? ""}
+                onChange={(event) => update({ kind: (event.target.value || undefined) as ExplorerSearch["kind"] })}
+              >
+                <option value="">Mappings and thresholds</option>
+                <option value="mappings">Mappings</option>
+                <option value="thresholds">Thresholds</option>
+              </select>
+            )}
+          </FilterField>
+          <FilterField label="Attached to">
+            {(id) => (
+              <select
+                id={id}
+                className="input"
+                value={parentValue}
+                onChange={(event) => {
+                  const [kind, id] = event.target.value.split(":");
+                  update({ service_id: kind === "service" ? id : undefined, field_id: kind === "field" ? id : undefined });
+                }}
+              >
+                <option value="">Any service or field</option>
+                {lookups.services.map((service) => (
+                  <optgroup key={service.service_id} label={service.name}>
+                    <option value={`service:${service.service_id}`}>{service.name} (service rules)</option>
+                    {lookups.fields
+                      .filter((field) => field.service_id === service.service_id)
+                      .map((field) => (
+                        <option key={field.field_id} value={`field:${field.field_id}`}>
+                          {service.name} › {field.name}
+                        </option>
+                      ))}
+                  </optgroup>
+                ))}
+              </select>
+            )}
+          </FilterField>
+          <FilterField label="Group">
+            {(id) => (
+              <select
+                id={id}
+                className="input"
+                value={groupValue}
+                onChange={(event) => {
+                  const value = event.target.value;
+                  update({ no_group: value === "none" || undefined, group_id: value && value !== "none" ? value : undefined });
+                }}
+              >
+                <option value="">Any group</option>
+                <option value="none">No group (default group)</option>
+                {lookups.groups.map((group) => (
+                  <option key={group.group_id} value={group.group_id}>
+                    {group.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </FilterField>
+          <FilterField label="Tenant">
+            {(id) => (
+              <DebouncedInput
+                id={id}
+                key={`tenant-${resetCount}`}
+                className="input"
+                value={search.tenant_id ?? ""}
+                disabled={search.no_tenant}
+                placeholder="Project id"
+                onCommit={(tenant) => update({ tenant_id: tenant.trim() || undefined })}
+              />
+            )}
+          </FilterField>
+          <label className="filter-check">
+            <input
+              type="checkbox"
+              checked={search.no_tenant ?? false}
+              onChange={(event) => update({ no_tenant: event.target.checked || undefined })}
+            />
+            <span>Only rules for all tenants</span>
+          </label>
+          <FilterField label="Type">
+            {(id) => (
+              <select
+                id={id}
+                className="input"
+                value={search.type ?? ""}
+                onChange={(event) => update({ type: (event.target.value || undefined) as ExplorerSearch["type"] })}
+              >
+                <option value="">Flat and rate</option>
+                <option value="flat">Flat</option>
+                <option value="rate">Rate</option>
+              </select>
+            )}
+          </FilterField>
+          <FilterField label="Search" grow>
+            {(id) => (
+              <DebouncedInput
+                id={id}
+                key={`q-${resetCount}`}
+                type="search"
+                className="input"
+                value={search.q ?? ""}
+                placeholder="Value, service, field, group, tenant, cost…"
+                onCommit={(q) => update({ q: q || undefined })}
+              />
+            )}
+          </FilterField>
+          {filtered && (
+            <button type="button" className="button" onClick={() => void clearFilters()}>
+              Clear filters
+            </button>
+          )}
+        </form>
+        <p className="result-count" role="status" aria-live="polite">
+          {loading
+            ? "Loading rules…"
+            : rows.length === allRows.length
+              ? countOf(rows.length, "rule")
+              : `${countOf(rows.length, "rule")} of ${allRows.length.toLocaleString("en-US")} shown`}
+        </p>
+        {loadError ? (
+          <ErrorPanel
+            error={loadError}
+            onRetry={() => {
+              void mappings.refetch();
+              void thresholds.refetch();
+              refetchLookups();
+            }}
+          />
+        ) : loading ? (
+          <LoadingRows label="Loading rules…" rows={8} />
+        ) : (
+          <DataTable
+            label="Rules"
+            virtualized
+            columns={columns}
+            data={rows}
+            getRowId={(row) => `${row.kind}-${row.id}`}
+            sorting={parseSort(search.sort)}
+            onSortingChange={(sorting) => update({ sort: formatSort(sorting) })}
+            empty={
+              filtered ? (
+                <NoMatch what="rules" onClear={() => void clearFilters()} />
+              ) : (
+                <EmptyState
+                  title="No rules yet"
+                  action={
+                    <Link to="/hashmap/services" className="button primary">
+                      Go to services to add the first rule
+                    </Link>
+                  }
+                >
+                  Rules are the mappings and thresholds of services and fields. Create a service first, then its mappings.
+                </EmptyState>
+              )
+            }
+          />
+        )}
+      </div>
+      {deleting && (
+        <DeleteRuleDialog
+          kind={deleting.kind}
+          ruleId={deleting.id}
+          description={describeRule(deleting)}
+          onClose={() => setDeleting(null)}
+          onDeleted={() => setDeleting(null)}
+        />
+      )}
+    </section>
+  );
+}
+
+function FilterField({ label, grow = false, children }: { label: string; grow?: boolean; children: (id: string) => ReactNode }) {
+  const id = useId();
+  return (
+    <div className={grow ? "filter-field grow" : "filter-field"}>
+      <label htmlFor={id}>{label}</label>
+      {children(id)}
+    </div>
+  );
+}

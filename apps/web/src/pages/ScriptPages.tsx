@@ -1,0 +1,245 @@
+import { python } from "@codemirror/lang-python";
+import { EditorView } from "@codemirror/view";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { getRouteApi, useNavigate } from "@tanstack/react-router";
+import CodeMirror from "@uiw/react-codemirror";
+import { useId, useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { toast } from "sonner";
+import { z } from "zod";
+import { ZScriptCreate, type TScript } from "@ratecard/validators";
+import { Breadcrumbs } from "../components/Breadcrumbs";
+import { CopyableId } from "../components/CopyableId";
+import { DeleteScriptDialog } from "../components/DeleteDialogs";
+import { FormField } from "../components/FormField";
+import { MissingRecord, QueryState } from "../components/QueryState";
+import { useRefreshAll } from "../hooks";
+import { describeProblem } from "../lib/errors";
+import { useTRPC } from "../trpc";
+
+// Loaded on demand: CodeMirror is the largest part of the console.
+
+interface ScriptFormValues {
+  name: string;
+  data: string;
+}
+
+const ZScriptForm = z
+  .object({ name: z.string(), data: z.string() })
+  .refine((values) => values.data.trim() !== "", { path: ["data"], message: "Paste the script's source or load it from a file." })
+  .pipe(ZScriptCreate);
+
+const route = getRouteApi("/pyscripts/$scriptId");
+
+function SourceEditor({
+  value,
+  onChange,
+  error,
+  labelId,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | undefined;
+  labelId: string;
+}) {
+  return (
+    <div className={`editor${error ? " has-error" : ""}`}>
+      <CodeMirror
+        value={value}
+        onChange={onChange}
+        height="420px"
+        // Tab leaves the editor, so keyboard users are not trapped in it.
+        indentWithTab={false}
+        extensions={[
+          python(),
+          EditorView.contentAttributes.of({ "aria-labelledby": labelId, "aria-multiline": "true" }),
+        ]}
+        basicSetup={{ foldGutter: false, highlightActiveLine: true }}
+      />
+    </div>
+  );
+}
+
+function ScriptForm({
+  defaults,
+  submitLabel,
+  onSave,
+  onCancel,
+  children,
+}: {
+  defaults: ScriptFormValues;
+  submitLabel: string;
+  onSave: (values: ScriptFormValues) => Promise<unknown>;
+  onCancel: () => void;
+  children?: React.ReactNode;
+}) {
+  const sourceLabelId = useId();
+  const form = useForm<ScriptFormValues>({ defaultValues: defaults, resolver: zodResolver(ZScriptForm) });
+  const { errors, isSubmitting, isDirty } = form.formState;
+  const [loadedFile, setLoadedFile] = useState<string | null>(null);
+
+  const loadFile = async (file: File | undefined) => {
+    if (!file) return;
+    const text = await file.text();
+    form.setValue("data", text, { shouldDirty: true, shouldValidate: true });
+    if (!form.getValues("name").trim()) form.setValue("name", file.name.replace(/\.py$/i, ""), { shouldDirty: true });
+    setLoadedFile(`${file.name} (${text.split("\n").length} lines) loaded into the editor. Review it, then save.`);
+  };
+
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      await onSave(values);
+      form.reset(values);
+    } catch (error) {
+      const problem = describeProblem(error);
+      if (problem.code === "CONFLICT") {
+        form.setError("name", { message: `${problem.message} Choose another name.` }, { shouldFocus: true });
+      } else if (problem.fieldErrors.name || problem.fieldErrors.data) {
+        if (problem.fieldErrors.name) form.setError("name", { message: problem.fieldErrors.name });
+        if (problem.fieldErrors.data) form.setError("data", { message: problem.fieldErrors.data });
+      } else {
+        form.setError("root", { message: problem.message });
+      }
+      toast.error(problem.message);
+    }
+  });
+
+  return (
+    <form className="panel form wide" onSubmit={(event) => void submit(event)} noValidate aria-label="Script">
+      {errors.root?.message && (
+        <p className="alert error" role="alert">
+          {errors.root.message}
+        </p>
+      )}
+      <FormField label="Name" required error={errors.name?.message} hint="Unique among scripts.">
+        {(a11y) => <input {...a11y} {...form.register("name")} className="input" autoComplete="off" />}
+      </FormField>
+      {children}
+      <div className={`form-field${errors.data ? " has-error" : ""}`}>
+        <div className="editor-heading">
+          <span id={sourceLabelId} className="form-label">
+            Python source<span className="required" aria-hidden="true"> *</span>
+          </span>
+          <label className="button small file-button">
+            Load from a file…
+            <input
+              type="file"
+              accept=".py,text/x-python,text/plain"
+              className="visually-hidden"
+              aria-label="Load the script source from a file"
+              onChange={(event) => void loadFile(event.target.files?.[0])}
+            />
+          </label>
+        </div>
+        <p className="form-hint">Paste or write the source here, or load it from a .py file.</p>
+        {loadedFile && (
+          <p className="form-hint" role="status">
+            {loadedFile}
+          </p>
+        )}
+        <Controller
+          control={form.control}
+          name="data"
+          render={({ field }) => (
+            <SourceEditor value={field.value} onChange={field.onChange} error={errors.data?.message} labelId={sourceLabelId} />
+          )}
+        />
+        {errors.data?.message && <p className="form-error">{errors.data.message}</p>}
+      </div>
+      <div className="form-actions">
+        <button type="button" className="button" onClick={onCancel}>
+          {isDirty ? "Discard changes" : "Back to scripts"}
+        </button>
+        <button type="submit" className="button primary" disabled={isSubmitting}>
+          {isSubmitting ? "Saving…" : submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function ScriptNewPage() {
+  const trpc = useTRPC();
+  const navigate = useNavigate();
+  const refreshAll = useRefreshAll();
+  const create = useMutation(trpc.pyscripts.scripts.create.mutationOptions());
+  return (
+    <section>
+      <Breadcrumbs crumbs={[{ label: "Scripts", to: "/pyscripts" }, { label: "New script" }]} />
+      <header className="page-header">
+        <h1>New script</h1>
+      </header>
+      <ScriptForm
+        defaults={{ name: "", data: "" }}
+        submitLabel="Create script"
+        onCancel={() => void navigate({ to: "/pyscripts" })}
+        onSave={async (values) => {
+          const script = await create.mutateAsync(values);
+          toast.success(`Script “${script.name}” created`);
+          await refreshAll();
+          await navigate({ to: "/pyscripts/$scriptId", params: { scriptId: script.script_id } });
+        }}
+      />
+    </section>
+  );
+}
+
+export function ScriptPage() {
+  const trpc = useTRPC();
+  const { scriptId } = route.useParams();
+  const script = useQuery(trpc.pyscripts.scripts.get.queryOptions({ script_id: scriptId }));
+  return (
+    <QueryState query={script} notFound={<MissingRecord what="Script" backTo="/pyscripts" backLabel="Back to scripts" />}>
+      {(data) => <ScriptDetails script={data} />}
+    </QueryState>
+  );
+}
+
+function ScriptDetails({ script }: { script: TScript }) {
+  const trpc = useTRPC();
+  const navigate = useNavigate();
+  const refreshAll = useRefreshAll();
+  const update = useMutation(trpc.pyscripts.scripts.update.mutationOptions());
+  const [deleting, setDeleting] = useState(false);
+  return (
+    <section>
+      <Breadcrumbs crumbs={[{ label: "Scripts", to: "/pyscripts" }, { label: script.name }]} />
+      <header className="page-header">
+        <div>
+          <p className="eyebrow">Script</p>
+          <h1>{script.name}</h1>
+          <CopyableId id={script.script_id} label="script ID" />
+        </div>
+        <button type="button" className="button danger-outline" onClick={() => setDeleting(true)}>
+          Delete script
+        </button>
+      </header>
+      <ScriptForm
+        key={script.checksum}
+        defaults={{ name: script.name, data: script.data ?? "" }}
+        submitLabel="Save changes"
+        onCancel={() => void navigate({ to: "/pyscripts" })}
+        onSave={async (values) => {
+          const saved = await update.mutateAsync({ script_id: script.script_id, ...values });
+          toast.success(`Script “${saved.name}” saved`);
+          await refreshAll();
+        }}
+      >
+        <div className="form-field">
+          <span className="form-label">Checksum (SHA-512 of the source, computed by the server)</span>
+          <code className="checksum full" aria-label="Checksum">
+            {script.checksum}
+          </code>
+        </div>
+      </ScriptForm>
+      {deleting && (
+        <DeleteScriptDialog
+          script={script}
+          onClose={() => setDeleting(false)}
+          onDeleted={() => navigate({ to: "/pyscripts" })}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,59 @@
+import type { PrismaClient } from "@ratecard/db";
+import type { TField } from "@ratecard/validators";
+import { fail } from "../trpc.js";
+import { noSuchField, noSuchGroup, noSuchService } from "./messages.js";
+import { renderField } from "./render.js";
+
+// What the admin console needs beyond the REST contract: what a delete takes with it, and the
+// fields of every service at once (the REST list needs a service_id).
+
+export interface RuleCounts {
+  mappings: number;
+  thresholds: number;
+}
+
+export interface ServiceDeletionImpact extends RuleCounts {
+  fields: number;
+}
+
+/** Everything deleting the service removes: its fields, and the rules on it and on its fields. */
+export async function serviceDeletionImpact(
+  prisma: PrismaClient,
+  serviceId: string,
+): Promise<ServiceDeletionImpact> {
+  const found = await prisma.service.count({ where: { id: serviceId } });
+  if (!found) throw fail.notFound(noSuchService(serviceId));
+  const underService = { OR: [{ serviceId }, { field: { serviceId } }] };
+  const [fields, mappings, thresholds] = await Promise.all([
+    prisma.field.count({ where: { serviceId } }),
+    prisma.mapping.count({ where: underService }),
+    prisma.threshold.count({ where: underService }),
+  ]);
+  return { fields, mappings, thresholds };
+}
+
+export async function fieldDeletionImpact(prisma: PrismaClient, fieldId: string): Promise<RuleCounts> {
+  const found = await prisma.field.count({ where: { id: fieldId } });
+  if (!found) throw fail.notFound(noSuchField(fieldId));
+  const [mappings, thresholds] = await Promise.all([
+    prisma.mapping.count({ where: { fieldId } }),
+    prisma.threshold.count({ where: { fieldId } }),
+  ]);
+  return { mappings, thresholds };
+}
+
+/** The rules in the group: deleted with it (recursive) or moved to no group. */
+export async function groupDeletionImpact(prisma: PrismaClient, groupId: string): Promise<RuleCounts> {
+  const found = await prisma.group.count({ where: { id: groupId } });
+  if (!found) throw fail.notFound(noSuchGroup(groupId));
+  const [mappings, thresholds] = await Promise.all([
+    prisma.mapping.count({ where: { groupId } }),
+    prisma.threshold.count({ where: { groupId } }),
+  ]);
+  return { mappings, thresholds };
+}
+
+export async function listAllFields(prisma: PrismaClient): Promise<TField[]> {
+  const rows = await prisma.field.findMany({ orderBy: { seq: "asc" } });
+  return rows.map(renderField);
+}

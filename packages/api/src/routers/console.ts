@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { ZField, ZPathId } from "@ratecard/validators";
+import {
+  fieldDeletionImpact,
+  groupDeletionImpact,
+  listAllFields,
+  serviceDeletionImpact,
+} from "../domain/console.js";
+import { publicProcedure, router } from "../trpc.js";
+
+// RPC only (no `meta.openapi`): what the admin console needs beyond CloudKitty's REST contract.
+
+const ZRuleCounts = z.object({ mappings: z.int(), thresholds: z.int() });
+
+export const consoleRouter = router({
+  serviceDeletionImpact: publicProcedure
+    .input(z.object({ service_id: ZPathId }))
+    .output(ZRuleCounts.extend({ fields: z.int() }))
+    .query(({ ctx, input }) => serviceDeletionImpact(ctx.prisma, input.service_id)),
+
+  fieldDeletionImpact: publicProcedure
+    .input(z.object({ field_id: ZPathId }))
+    .output(ZRuleCounts)
+    .query(({ ctx, input }) => fieldDeletionImpact(ctx.prisma, input.field_id)),
+
+  groupDeletionImpact: publicProcedure
+    .input(z.object({ group_id: ZPathId }))
+    .output(ZRuleCounts)
+    .query(({ ctx, input }) => groupDeletionImpact(ctx.prisma, input.group_id)),
+
+  allFields: publicProcedure
+    .input(z.void())
+    .output(z.object({ fields: z.array(ZField) }))
+    .query(async ({ ctx }) => ({ fields: await listAllFields(ctx.prisma) })),
+});
