@@ -113,6 +113,39 @@ async function writeRule<T>(
   }
 }
 
+interface RuleInput {
+  type?: "flat" | "rate" | undefined;
+  cost: string;
+  group_id?: string | null | undefined;
+  tenant_id?: string | null | undefined;
+}
+
+/** What a create stores: the type is flat and there is no group or tenant unless given. */
+function createdRuleAttributes(parent: RuleParent, input: RuleInput) {
+  return {
+    ...parent,
+    type: input.type ?? "flat",
+    cost: input.cost,
+    groupId: input.group_id ?? null,
+    tenantId: input.tenant_id ?? null,
+  };
+}
+
+/**
+ * What an update stores (CloudKitty's PUT): the parent never changes, an omitted type is flat and
+ * an omitted tenant none; an omitted group_id keeps the group, an explicit null removes it.
+ */
+function replacedRuleAttributes(current: RuleParent & { groupId: string | null }, input: RuleInput) {
+  return {
+    serviceId: current.serviceId,
+    fieldId: current.fieldId,
+    type: input.type ?? "flat",
+    cost: input.cost,
+    groupId: input.group_id === undefined ? current.groupId : input.group_id,
+    tenantId: input.tenant_id ?? null,
+  };
+}
+
 // ---------------------------------------------------------------------------------- mappings
 
 export async function listMappings(prisma: PrismaClient, filters: TRuleListFilters): Promise<TMapping[]> {
@@ -159,14 +192,7 @@ export async function createMapping(prisma: PrismaClient, input: TMappingCreate)
   const value = checkMappingValue(parent, input.value);
   await requireParentExists(prisma, parent);
   await requireGroupExists(prisma, input.group_id);
-  const rule = {
-    ...parent,
-    value,
-    type: input.type ?? "flat",
-    cost: input.cost,
-    groupId: input.group_id ?? null,
-    tenantId: input.tenant_id ?? null,
-  };
+  const rule = { ...createdRuleAttributes(parent, input), value };
   const row = await writeRule(
     () => prisma.mapping.create({ data: rule }),
     () => mappingConflict(prisma, rule),
@@ -175,24 +201,13 @@ export async function createMapping(prisma: PrismaClient, input: TMappingCreate)
   return renderMapping(row);
 }
 
-/**
- * Replaces the editable attributes: an omitted type is flat, an omitted tenant is none. The parent
- * never changes. An omitted group_id keeps the group; an explicit null removes it.
- */
+/** Replaces the editable attributes (see replacedRuleAttributes). */
 export async function updateMapping(prisma: PrismaClient, input: TMappingUpdate): Promise<TMapping> {
   const current = await prisma.mapping.findUnique({ where: { id: input.mapping_id } });
   if (!current) throw fail.notFound(noSuchMapping(input.mapping_id));
   const value = checkMappingValue(current, input.value);
   await requireGroupExists(prisma, input.group_id);
-  const rule = {
-    serviceId: current.serviceId,
-    fieldId: current.fieldId,
-    value,
-    type: input.type ?? "flat",
-    cost: input.cost,
-    groupId: input.group_id === undefined ? current.groupId : input.group_id,
-    tenantId: input.tenant_id ?? null,
-  };
+  const rule = { ...replacedRuleAttributes(current, input), value };
   const row = await writeRule(
     () =>
       prisma.mapping.update({
@@ -252,14 +267,7 @@ export async function createThreshold(
   const parent = requireOneParent(input);
   await requireParentExists(prisma, parent);
   await requireGroupExists(prisma, input.group_id);
-  const rule = {
-    ...parent,
-    level: input.level,
-    type: input.type ?? "flat",
-    cost: input.cost,
-    groupId: input.group_id ?? null,
-    tenantId: input.tenant_id ?? null,
-  };
+  const rule = { ...createdRuleAttributes(parent, input), level: input.level };
   const row = await writeRule(
     () => prisma.threshold.create({ data: rule }),
     () => thresholdConflict(prisma, rule),
@@ -276,15 +284,7 @@ export async function updateThreshold(
   const current = await prisma.threshold.findUnique({ where: { id: input.threshold_id } });
   if (!current) throw fail.notFound(noSuchThreshold(input.threshold_id));
   await requireGroupExists(prisma, input.group_id);
-  const rule = {
-    serviceId: current.serviceId,
-    fieldId: current.fieldId,
-    level: input.level,
-    type: input.type ?? "flat",
-    cost: input.cost,
-    groupId: input.group_id === undefined ? current.groupId : input.group_id,
-    tenantId: input.tenant_id ?? null,
-  };
+  const rule = { ...replacedRuleAttributes(current, input), level: input.level };
   const row = await writeRule(
     () =>
       prisma.threshold.update({
