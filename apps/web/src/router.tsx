@@ -9,12 +9,14 @@ import { z } from "zod";
 import { Layout } from "./components/Layout";
 import { NotFoundPage } from "./components/NotFoundPage";
 import { RouteError } from "./components/QueryState";
+import { parsePreviewSearch } from "./lib/preview";
 import { ZExplorerSearch } from "./lib/rules";
 import { parseSearch, stringifySearch } from "./lib/search";
 import { FieldPage } from "./pages/FieldPage";
 import { GroupPage } from "./pages/GroupPage";
 import { GroupsPage } from "./pages/GroupsPage";
 import { ModulesPage } from "./pages/ModulesPage";
+import { PreviewPage } from "./pages/PreviewPage";
 import { RuleEditPage, RuleNewPage } from "./pages/RuleFormPage";
 import { RulesExplorerPage } from "./pages/RulesExplorerPage";
 import { ScriptsPage } from "./pages/ScriptsPage";
@@ -96,6 +98,12 @@ const rulesRoute = createRoute({
   validateSearch: ZExplorerSearch,
   component: RulesExplorerPage,
 });
+const previewRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/preview",
+  validateSearch: parsePreviewSearch,
+  component: PreviewPage,
+});
 const scriptsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/pyscripts",
@@ -131,6 +139,7 @@ const routeTree = rootRoute.addChildren([
   newThresholdRoute,
   thresholdRoute,
   rulesRoute,
+  previewRoute,
   scriptsRoute,
   newScriptRoute,
   scriptRoute,

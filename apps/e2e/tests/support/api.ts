@@ -45,6 +45,14 @@ export const rest = {
     (await json<{ scripts: TScript[] }>(request, "get", `${PYSCRIPTS}/scripts`)).scripts,
   module: (request: APIRequestContext, moduleId: string) =>
     json<TRatingModule>(request, "get", `/v1/rating/modules/${moduleId}`),
+
+  /** CloudKitty's quote: the answer is a bare JSON number, returned here as the text the server sent. */
+  quote: async (request: APIRequestContext, resources: { service: string; desc: Record<string, unknown>; volume: string }[]) => {
+    const response = await request.post("/v1/rating/quote", { data: { resources } });
+    const body = await response.text();
+    expect(response.status(), `POST /v1/rating/quote: ${body}`).toBe(200);
+    return body;
+  },
 };
 
 /** A service with one field and a group, the usual start of a journey. */

@@ -8,6 +8,7 @@ const NAVIGATION = [
       { to: "/hashmap/services", label: "Services" },
       { to: "/hashmap/groups", label: "Groups" },
       { to: "/hashmap/rules", label: "Rules explorer" },
+      { to: "/preview", label: "Price preview" },
     ],
   },
   { heading: "PyScripts", links: [{ to: "/pyscripts", label: "Scripts" }] },

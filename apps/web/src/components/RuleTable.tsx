@@ -1,22 +1,11 @@
 import { Link } from "@tanstack/react-router";
 import { createColumnHelper, type SortingState } from "@tanstack/react-table";
 import { useMemo, useState, type ReactNode } from "react";
-import type { RuleKind, RuleRow } from "../lib/rules";
+import { describeRule, type RuleKind, type RuleRow } from "../lib/rules";
 import { DataTable, decimalSorting } from "./DataTable";
 import { DeleteRuleDialog } from "./DeleteDialogs";
 
 const column = createColumnHelper<RuleRow>();
-
-/** "the flat mapping for m1.small on instance › flavor_id" */
-export function describeRule(row: RuleRow): string {
-  const what =
-    row.kind === "threshold"
-      ? `the ${row.type} threshold at level ${row.match}`
-      : row.match
-        ? `the ${row.type} mapping for “${row.match}”`
-        : `the ${row.type} service mapping`;
-  return `${what} on ${row.attachedTo}`;
-}
 
 export function ruleColumns({
   matchHeader,

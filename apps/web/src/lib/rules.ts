@@ -123,6 +123,22 @@ export function buildRuleRows(mappings: TMapping[], thresholds: TThreshold[], lo
   ];
 }
 
+/** "the flat mapping for m1.small on instance › flavor_id", "… for tenant acme": a tenant's override reads apart from the global rule. */
+export function describeRule(row: RuleRow): string {
+  const what =
+    row.kind === "threshold"
+      ? `the ${row.type} threshold at level ${row.match}`
+      : row.match
+        ? `the ${row.type} mapping for “${row.match}”`
+        : `the ${row.type} service mapping`;
+  return `${what} on ${row.attachedTo}${row.tenant ? ` for tenant ${row.tenant}` : ""}`;
+}
+
+/** Rule rows by id, for looking up the rules a price or a warning names. */
+export function indexRules(rows: readonly RuleRow[]): Map<string, RuleRow> {
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
 /** Case-insensitive match of the text filter against what the table shows. */
 export function ruleMatchesText(row: RuleRow, text: string): boolean {
   const needle = text.trim().toLowerCase();

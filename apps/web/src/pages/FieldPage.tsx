@@ -1,16 +1,19 @@
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { Tabs } from "radix-ui";
-import { useMemo, useState } from "react";
-import type { TField, TService } from "@ratecard/validators";
+import { useCallback, useMemo, useState } from "react";
+import type { TField, TRuleSetWarning, TService } from "@ratecard/validators";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { FlatRateHelp, GroupHelp, MappingHelp, TenantHelp, ThresholdHelp } from "../components/Concepts";
 import { CopyableId } from "../components/CopyableId";
 import { DeleteFieldDialog } from "../components/DeleteDialogs";
 import { EmptyState } from "../components/EmptyState";
 import { MissingRecord, QueryState } from "../components/QueryState";
+import { RuleSetWarnings } from "../components/RuleSetWarnings";
 import { RuleTable } from "../components/RuleTable";
+import { useLookups, useServiceRuleRows } from "../hooks";
 import { buildRuleRows } from "../lib/rules";
+import { warningsInvolvingRules } from "../lib/warnings";
 import { useTRPC } from "../trpc";
 
 const route = getRouteApi("/hashmap/fields/$fieldId");
@@ -54,6 +57,14 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
     [field, service, mappings.data, thresholds.data, groups.data],
   );
   const newRuleSearch = { field_id: field.field_id };
+  // The service's warnings that involve one of this field's rules.
+  const warnings = useQuery(trpc.hashmap.warnings.queryOptions({ service_id: service.service_id }));
+  const { lookups } = useLookups();
+  const serviceRules = useServiceRuleRows(service.service_id, lookups);
+  const onlyThisField = useCallback(
+    (all: TRuleSetWarning[]) => warningsInvolvingRules(all, new Set(rows.map((row) => row.id))),
+    [rows],
+  );
 
   return (
     <section>
@@ -70,10 +81,16 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
           <h1>{field.name}</h1>
           <CopyableId id={field.field_id} label="field ID" />
         </div>
-        <button type="button" className="button danger-outline" onClick={() => setDeleting(true)}>
-          Delete field
-        </button>
+        <div className="header-actions">
+          <Link to="/preview" search={{ service: service.name }} className="button">
+            Preview prices
+          </Link>
+          <button type="button" className="button danger-outline" onClick={() => setDeleting(true)}>
+            Delete field
+          </button>
+        </div>
       </header>
+      <RuleSetWarnings query={warnings} lookups={lookups} rules={serviceRules} only={onlyThisField} />
 
       <Tabs.Root
         value={tab}

@@ -9,6 +9,7 @@ import { CopyableId } from "../components/CopyableId";
 import { DeleteGroupDialog } from "../components/DeleteDialogs";
 import { EmptyState } from "../components/EmptyState";
 import { MissingRecord, QueryState } from "../components/QueryState";
+import { RuleSetWarnings } from "../components/RuleSetWarnings";
 import { RuleTable } from "../components/RuleTable";
 import { useLookups } from "../hooks";
 import { buildRuleRows } from "../lib/rules";
@@ -35,6 +36,7 @@ function GroupDetails({ group }: { group: TGroup }) {
   const mappings = useQuery(trpc.hashmap.groups.mappings.queryOptions(filter));
   const thresholds = useQuery(trpc.hashmap.groups.thresholds.queryOptions(filter));
   const { lookups } = useLookups();
+  const warnings = useQuery(trpc.hashmap.warnings.queryOptions(filter));
   const [deleting, setDeleting] = useState(false);
   const rows = useMemo(
     () => buildRuleRows(mappings.data?.mappings ?? [], thresholds.data?.thresholds ?? [], lookups),
@@ -60,6 +62,7 @@ function GroupDetails({ group }: { group: TGroup }) {
           </button>
         </div>
       </header>
+      <RuleSetWarnings query={warnings} lookups={lookups} rules={rows} />
       <GroupHelp />
       <Tabs.Root
         value={tab}

@@ -7,11 +7,12 @@ import { DebouncedInput } from "../components/DebouncedInput";
 import { DeleteRuleDialog } from "../components/DeleteDialogs";
 import { EmptyState, NoMatch } from "../components/EmptyState";
 import { ErrorPanel, LoadingRows } from "../components/QueryState";
-import { describeRule, ruleColumns } from "../components/RuleTable";
+import { ruleColumns } from "../components/RuleTable";
 import { useLookups } from "../hooks";
 import { countOf } from "../lib/impact";
 import {
   buildRuleRows,
+  describeRule,
   formatSort,
   hasActiveFilter,
   parseSort,

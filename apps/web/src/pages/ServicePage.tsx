@@ -13,8 +13,9 @@ import { DeleteFieldDialog, DeleteServiceDialog } from "../components/DeleteDial
 import { EmptyState } from "../components/EmptyState";
 import { NameDialog } from "../components/NameDialog";
 import { MissingRecord, QueryState } from "../components/QueryState";
+import { RuleSetWarnings } from "../components/RuleSetWarnings";
 import { RuleTable } from "../components/RuleTable";
-import { useRefreshAll } from "../hooks";
+import { useLookups, useRefreshAll, useServiceRuleRows } from "../hooks";
 import { buildRuleRows } from "../lib/rules";
 import { useTRPC } from "../trpc";
 
@@ -45,6 +46,9 @@ function ServiceDetails({ service }: { service: TService }) {
   const mappings = useQuery(trpc.hashmap.mappings.list.queryOptions(filter));
   const thresholds = useQuery(trpc.hashmap.thresholds.list.queryOptions(filter));
   const groups = useQuery(trpc.hashmap.groups.list.queryOptions());
+  const warnings = useQuery(trpc.hashmap.warnings.queryOptions(filter));
+  const { lookups } = useLookups();
+  const serviceRules = useServiceRuleRows(service.service_id, lookups);
   const createField = useMutation(trpc.hashmap.fields.create.mutationOptions());
   const [creatingField, setCreatingField] = useState(false);
   const [deletingField, setDeletingField] = useState<TField | null>(null);
@@ -111,10 +115,16 @@ function ServiceDetails({ service }: { service: TService }) {
           <h1>{service.name}</h1>
           <CopyableId id={service.service_id} label="service ID" />
         </div>
-        <button type="button" className="button danger-outline" onClick={() => setDeletingService(true)}>
-          Delete service
-        </button>
+        <div className="header-actions">
+          <Link to="/preview" search={{ service: service.name }} className="button">
+            Preview prices
+          </Link>
+          <button type="button" className="button danger-outline" onClick={() => setDeletingService(true)}>
+            Delete service
+          </button>
+        </div>
       </header>
+      <RuleSetWarnings query={warnings} lookups={lookups} rules={serviceRules} />
 
       <Tabs.Root value={tab} onValueChange={setTab} className="tabs">
         <Tabs.List className="tab-list" aria-label="Parts of the service">

@@ -1,0 +1,142 @@
+import { Link } from "@tanstack/react-router";
+import { useId, useMemo, useState } from "react";
+import type { TRuleSetWarning } from "@ratecard/validators";
+import { describeRule, indexRules, type RuleLookups, type RuleRow } from "../lib/rules";
+import { bySeverity, describeWarning, type WarningDescription, type WarningRule } from "../lib/warnings";
+import { ErrorPanel } from "./QueryState";
+
+/** A rule set with hundreds of tenant overrides must not push the page's own content out of sight. */
+const COLLAPSED_COUNT = 4;
+
+interface WarningsQuery {
+  data: { warnings: TRuleSetWarning[] } | undefined;
+  error: unknown;
+  isError: boolean;
+  refetch: () => unknown;
+}
+
+/**
+ * The traps of rating-concepts.md found in the rules on this page (a rate-only group prices 0, a
+ * tenant rule replaces a global one, ...), each naming and linking the rules involved. Nothing is
+ * shown while there is no warning.
+ */
+export function RuleSetWarnings({
+  query,
+  lookups,
+  rules,
+  only,
+}: {
+  query: WarningsQuery;
+  lookups: RuleLookups;
+  /** The rules the page knows, to name the ones a warning involves. */
+  rules: readonly RuleRow[];
+  /** Narrows the API's answer further (a field page keeps the warnings about its own rules). */
+  only?: (warnings: TRuleSetWarning[]) => TRuleSetWarning[];
+}) {
+  const headingId = useId();
+  const [showAll, setShowAll] = useState(false);
+  const rulesById = useMemo(() => indexRules(rules), [rules]);
+  const described = useMemo(() => {
+    const warnings = query.data?.warnings ?? [];
+    return bySeverity(only ? only(warnings) : warnings).map((warning) => describeWarning(warning, lookups, rulesById));
+  }, [query.data, only, lookups, rulesById]);
+  const shown = showAll ? described : described.slice(0, COLLAPSED_COUNT);
+  const previewService = described.find((warning) => warning.service)?.service?.name;
+
+  if (query.isError) {
+    return (
+      <ErrorPanel error={query.error} onRetry={() => void query.refetch()} title="The rules could not be checked for pricing traps" />
+    );
+  }
+  if (described.length === 0) return null;
+  return (
+    <section className="callout warning" role="status" aria-labelledby={headingId}>
+      <h2 id={headingId} className="callout-title">
+        {described.length === 1 ? "1 pricing warning" : `${described.length} pricing warnings`}
+      </h2>
+      <p className="callout-lead">
+        These rules do not price what they may seem to. Check a usage in the{" "}
+        <Link to="/preview" search={previewService ? { service: previewService } : {}}>
+          price preview
+        </Link>
+        .
+      </p>
+      <ul className="warning-list">
+        {shown.map((warning, index) => (
+          <WarningItem key={`${warning.code}-${index}`} warning={warning} />
+        ))}
+      </ul>
+      {described.length > COLLAPSED_COUNT && (
+        <button type="button" className="button small" aria-expanded={showAll} onClick={() => setShowAll(!showAll)}>
+          {showAll ? "Show fewer warnings" : `Show all ${described.length} warnings`}
+        </button>
+      )}
+    </section>
+  );
+}
+
+function WarningItem({ warning }: { warning: WarningDescription }) {
+  return (
+    <li className="warning-item">
+      <p className="warning-title">{warning.title}</p>
+      <p className="warning-where">
+        {warning.service && (
+          <>
+            Service{" "}
+            <Link to="/hashmap/services/$serviceId" params={{ serviceId: warning.service.id }}>
+              {warning.service.name}
+            </Link>
+            {" · "}
+          </>
+        )}
+        {warning.group.id ? (
+          <>
+            Group{" "}
+            <Link to="/hashmap/groups/$groupId" params={{ groupId: warning.group.id }}>
+              {warning.group.name}
+            </Link>
+          </>
+        ) : (
+          "Default group (rules without a group)"
+        )}
+        {" · "}
+        {warning.tenant ? `Tenant ${warning.tenant}` : "All tenants"}
+      </p>
+      <p>{warning.explanation}</p>
+      {warning.rules.length > 0 && (
+        <ul className="warning-rules" aria-label="Rules involved">
+          {warning.rules.map((rule) => (
+            <li key={rule.id}>
+              <InvolvedRule rule={rule} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+function InvolvedRule({ rule }: { rule: WarningRule }) {
+  const role = rule.role && <span className="rule-role">{rule.role}: </span>;
+  if (!rule.row) {
+    return (
+      <>
+        {role}
+        rule <code>{rule.id}</code>
+      </>
+    );
+  }
+  const { row } = rule;
+  return (
+    <>
+      {role}
+      <Link to={row.kind === "mapping" ? "/hashmap/mappings/$ruleId" : "/hashmap/thresholds/$ruleId"} params={{ ruleId: row.id }}>
+        {describeRule(row)}
+      </Link>
+      <span className="muted">
+        {" "}
+        (cost <span className="mono">{row.cost}</span>)
+      </span>
+    </>
+  );
+}

@@ -1,0 +1,180 @@
+import type { TRuleSetWarning } from "@ratecard/validators";
+import { describeRule, type RuleLookups, type RuleRow } from "./rules";
+
+// The API's rule-set warnings (hashmap.warnings) in words for operators: what the trap is, where it
+// is, and which rules are involved, looked up by id so the console can name and link them.
+
+export interface WarningRule {
+  id: string;
+  /** What the rule does in this trap ("applies for tenant acme"); absent when all rules play the same part. */
+  role?: string;
+  /** Absent when the rule is not among the rules the page loaded. */
+  row?: RuleRow;
+}
+
+export interface WarningDescription {
+  code: string;
+  title: string;
+  explanation: string;
+  service: { id: string; name: string } | null;
+  /** id null: the default group (rules without a group). */
+  group: { id: string | null; name: string };
+  tenant: string | null;
+  rules: WarningRule[];
+}
+
+export const DEFAULT_GROUP_LABEL = "the default group";
+
+function groupPhrase(groupId: string | null, groupName: string): string {
+  return groupId === null ? DEFAULT_GROUP_LABEL : `group “${groupName}”`;
+}
+
+const capitalise = (text: string) => (text ? `${text[0]!.toUpperCase()}${text.slice(1)}` : text);
+
+function wording(warning: TRuleSetWarning, group: string): { title: string; explanation: string; roles?: string[] } {
+  const tenant = warning.tenant_id;
+  const forTenant = tenant === null ? "" : ` for tenant ${tenant}`;
+  switch (warning.code) {
+    case "rate-without-flat":
+      return {
+        title: `${capitalise(group)} prices 0${forTenant}`,
+        explanation:
+          "It has rate rules but no flat price: a rate multiplies the group's flat price, and there is none to multiply. " +
+          "Add a flat mapping to this group, or move the rate rules into the group that holds the flat price.",
+        roles: warning.rule_ids.map(() => "rate rule"),
+      };
+    case "tenant-overrides-global":
+      return {
+        title: `Tenant ${tenant ?? ""}'s rule replaces a global rule in ${group}`,
+        explanation: `For tenant ${tenant ?? ""}, its own rule takes the place of the global one: it is an override, not an extra charge. Every other tenant still gets the global rule.`,
+        roles: [`applies for tenant ${tenant ?? ""}`, `replaced for tenant ${tenant ?? ""}`],
+      };
+    case "slot-replaced":
+      return {
+        title: `Only one of these rules applies in ${group}${forTenant}`,
+        explanation:
+          "They take the same place (one service mapping per group, one mapping per field value, one threshold per level), " +
+          "so the rule created later replaces the other.",
+        roles: ["applies", "never applies"],
+      };
+    case "flats-do-not-add":
+      return {
+        title: `Flat prices in ${group} do not add up${forTenant}`,
+        explanation:
+          "When several flat mappings match one usage in the same group, only the most expensive one counts. " +
+          "Put them in different groups to charge them together.",
+      };
+    case "thresholds-compete":
+      return {
+        title: `Thresholds in ${group} compete for one place${forTenant}`,
+        explanation:
+          "Only one threshold per group applies, the one with the highest level reached, although these thresholds " +
+          "measure different things (the quantity, or a metadata value).",
+      };
+    case "flat-never-applies":
+      return {
+        title: `A negative flat price in ${group} never applies`,
+        explanation:
+          "A flat mapping only counts when it is above its group's flat price, which starts at 0. Use a rate below 1 for a discount.",
+      };
+    case "threshold-never-applies":
+      return {
+        title: `A threshold in ${group} at level -1 or below never applies`,
+        explanation: "A group's threshold place starts at level -1, and only a higher level takes it.",
+      };
+    case "group-named-default":
+      return {
+        title: `${capitalise(group)} is named _DEFAULT_`,
+        explanation:
+          "CloudKitty tells groups apart by name and puts the rules without a group in a group named _DEFAULT_, " +
+          "so this group's rules compete with them. Rename the group.",
+      };
+    default:
+      return { title: warning.code, explanation: warning.message };
+  }
+}
+
+export function describeWarning(
+  warning: TRuleSetWarning,
+  lookups: RuleLookups,
+  rulesById: ReadonlyMap<string, RuleRow>,
+): WarningDescription {
+  const groupName =
+    warning.group_id === null
+      ? DEFAULT_GROUP_LABEL
+      : (lookups.groups.find((group) => group.group_id === warning.group_id)?.name ?? warning.group_id);
+  const service = warning.service_id
+    ? {
+        id: warning.service_id,
+        name: lookups.services.find((candidate) => candidate.service_id === warning.service_id)?.name ?? warning.service_id,
+      }
+    : null;
+  const { title, explanation, roles } = wording(warning, groupPhrase(warning.group_id, groupName));
+  const rules = warning.rule_ids.map((id, index): WarningRule => {
+    const row = rulesById.get(id);
+    const role = roles?.[index];
+    return { id, ...(role && { role }), ...(row && { row }) };
+  });
+  return {
+    code: warning.code,
+    title,
+    explanation: replacesFlatWithRate(warning, rules)
+      ? `${explanation} Here a rate rule replaces a flat one, so unless another flat price matches, the tenant's rates have nothing to multiply and this group prices 0 for it.`
+      : explanation,
+    service,
+    group: { id: warning.group_id, name: groupName },
+    tenant: warning.tenant_id,
+    rules,
+  };
+}
+
+/** CloudKitty's sharpest tenant trap: a tenant's rate service mapping takes the global flat one's place. */
+function replacesFlatWithRate(warning: TRuleSetWarning, rules: WarningRule[]): boolean {
+  const [applies, replaced] = rules;
+  return warning.code === "tenant-overrides-global" && applies?.row?.type === "rate" && replaced?.row?.type === "flat";
+}
+
+/** The traps that change prices most first: zeros and overrides, then rules that never count. */
+const SEVERITY = [
+  "rate-without-flat",
+  "tenant-overrides-global",
+  "slot-replaced",
+  "flat-never-applies",
+  "threshold-never-applies",
+  "flats-do-not-add",
+  "thresholds-compete",
+  "group-named-default",
+];
+
+export function bySeverity(warnings: readonly TRuleSetWarning[]): TRuleSetWarning[] {
+  const rank = (code: string) => {
+    const index = SEVERITY.indexOf(code);
+    return index === -1 ? SEVERITY.length : index;
+  };
+  return [...warnings].sort((left, right) => rank(left.code) - rank(right.code));
+}
+
+/** A field page shows the warnings of its service that involve one of the field's own rules. */
+export function warningsInvolvingRules(warnings: readonly TRuleSetWarning[], ruleIds: ReadonlySet<string>): TRuleSetWarning[] {
+  return warnings.filter((warning) => warning.rule_ids.some((id) => ruleIds.has(id)));
+}
+
+/** "the flat service mapping on volume for tenant acme (cost 0.002)" */
+export function ruleSummary(row: RuleRow): string {
+  return `${describeRule(row)} (cost ${row.cost})`;
+}
+
+const UUID_PATTERN = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+const UUID = new RegExp(UUID_PATTERN, "gi");
+/** The engine follows a rule's id with its own short description: "(service mapping <id>)". */
+const ID_DESCRIPTION = new RegExp(` \\((?:service|field [^()]*?) (?:mapping|threshold) (${UUID_PATTERN})[^()]*\\)`, "gi");
+
+/** The engine's notes name rules by id; names the ones the page knows, in words. */
+export function nameRulesInText(text: string, rulesById: ReadonlyMap<string, RuleRow>): string {
+  return text
+    .replace(ID_DESCRIPTION, (description, id: string) => (rulesById.has(id) ? "" : description))
+    .replace(UUID, (id) => {
+      const row = rulesById.get(id);
+      return row ? `“${ruleSummary(row)}”` : id;
+    });
+}
