@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@ratecard/db";
-import { explainPoint, findRuleSetWarnings, formatDecimal, priceQuote } from "@ratecard/rating";
+import { explainPoint, formatDecimal, priceQuote } from "@ratecard/rating";
 import type { TPreviewRequest, TPriceBreakdown, TQuoteRequest, TRuleSetWarning } from "@ratecard/validators";
 import { quoteMetadata, type RuleSetCache } from "./rating.js";
 
@@ -41,8 +41,8 @@ export async function ruleSetWarnings(
   ruleSets: RuleSetCache,
   filter: { service_id?: string | undefined; group_id?: string | undefined },
 ): Promise<TRuleSetWarning[]> {
-  const { rules } = await ruleSets.get(prisma);
-  return findRuleSetWarnings(rules).filter(
+  const ruleSet = await ruleSets.get(prisma);
+  return ruleSet.warnings().filter(
     (warning) =>
       (filter.service_id === undefined || warning.service_id === filter.service_id) &&
       (filter.group_id === undefined || warning.group_id === filter.group_id),

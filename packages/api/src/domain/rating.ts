@@ -1,10 +1,27 @@
 import type { PrismaClient } from "@ratecard/db";
-import { compileRuleSet, type HashmapRuleSet, type RatingIndex } from "@ratecard/rating";
+import {
+  compileRuleSet,
+  findRuleSetWarnings,
+  type HashmapRuleSet,
+  type RatingIndex,
+  type RuleSetWarning,
+} from "@ratecard/rating";
 import { renderField, renderGroup, renderMapping, renderService, renderThreshold } from "./render.js";
 
 export interface CompiledRuleSet {
   rules: HashmapRuleSet;
   index: RatingIndex;
+  /** Lint-style findings, computed on first use (they cost a few hundred ms on 10,000 rules). */
+  warnings(): RuleSetWarning[];
+}
+
+function compile(rules: HashmapRuleSet): CompiledRuleSet {
+  let warnings: RuleSetWarning[] | undefined;
+  return {
+    rules,
+    index: compileRuleSet(rules),
+    warnings: () => (warnings ??= findRuleSetWarnings(rules)),
+  };
 }
 
 /**
@@ -40,7 +57,7 @@ export class RuleSetCache {
 
   get(prisma: PrismaClient): Promise<CompiledRuleSet> {
     if (!this.#current) {
-      const loading = loadRuleSet(prisma).then((rules) => ({ rules, index: compileRuleSet(rules) }));
+      const loading = loadRuleSet(prisma).then(compile);
       this.#current = loading;
       loading.catch(() => {
         if (this.#current === loading) this.#current = undefined;
