@@ -179,7 +179,7 @@ function captureResponse(
 ): Promise<CapturedResponse> {
   return new Promise((resolve, reject) => {
     const captured: CapturedResponse = { status: 200, headers: {}, body: undefined };
-    const stand_in = {
+    const standIn = {
       get statusCode() {
         return captured.status;
       },
@@ -199,7 +199,7 @@ function captureResponse(
         resolve(captured);
       },
     };
-    handler(req, stand_in as unknown as ServerResponse).catch(reject);
+    handler(req, standIn as unknown as ServerResponse).catch(reject);
   });
 }
 
