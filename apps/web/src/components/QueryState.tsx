@@ -29,7 +29,7 @@ export function ErrorPanel({ error, onRetry, title }: { error: unknown; onRetry?
   );
 }
 
-interface QueryLike<T> {
+export interface QueryLike<T> {
   data: T | undefined;
   error: unknown;
   isPending: boolean;

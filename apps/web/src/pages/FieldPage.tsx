@@ -5,12 +5,11 @@ import { useCallback, useMemo, useState } from "react";
 import type { TField, TRuleSetWarning, TService } from "@ratecard/validators";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { FlatRateHelp, GroupHelp, MappingHelp, TenantHelp, ThresholdHelp } from "../components/Concepts";
-import { CopyableId } from "../components/CopyableId";
 import { DeleteFieldDialog } from "../components/DeleteDialogs";
-import { EmptyState } from "../components/EmptyState";
 import { MissingRecord, QueryState } from "../components/QueryState";
+import { RecordHeader } from "../components/RecordHeader";
 import { RuleSetWarnings } from "../components/RuleSetWarnings";
-import { RuleTable } from "../components/RuleTable";
+import { CountedTab, RulesTabPanel } from "../components/RuleTabs";
 import { useLookups, useServiceRuleRows } from "../hooks";
 import { buildRuleRows } from "../lib/rules";
 import { warningsInvolvingRules } from "../lib/warnings";
@@ -75,21 +74,18 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
           { label: field.name },
         ]}
       />
-      <header className="page-header">
-        <div>
-          <p className="eyebrow">Field of {service.name}</p>
-          <h1>{field.name}</h1>
-          <CopyableId id={field.field_id} label="field ID" />
-        </div>
-        <div className="header-actions">
+      <RecordHeader
+        eyebrow={`Field of ${service.name}`}
+        name={field.name}
+        id={field.field_id}
+        noun="field"
+        onDelete={() => setDeleting(true)}
+        action={
           <Link to="/preview" search={{ service: service.name }} className="button">
             Preview prices
           </Link>
-          <button type="button" className="button danger-outline" onClick={() => setDeleting(true)}>
-            Delete field
-          </button>
-        </div>
-      </header>
+        }
+      />
       <RuleSetWarnings query={warnings} lookups={lookups} rules={serviceRules} only={onlyThisField} />
 
       <Tabs.Root
@@ -105,88 +101,58 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
         className="tabs"
       >
         <Tabs.List className="tab-list" aria-label="Rules of the field">
-          <Tabs.Trigger value="mappings" className="tab">
-            Field mappings <span className="count">{mappings.data?.mappings.length ?? "…"}</span>
-          </Tabs.Trigger>
-          <Tabs.Trigger value="thresholds" className="tab">
-            Field thresholds <span className="count">{thresholds.data?.thresholds.length ?? "…"}</span>
-          </Tabs.Trigger>
+          <CountedTab value="mappings" label="Field mappings" count={mappings.data?.mappings.length} />
+          <CountedTab value="thresholds" label="Field thresholds" count={thresholds.data?.thresholds.length} />
         </Tabs.List>
 
-        <Tabs.Content value="mappings" className="panel">
-          <div className="toolbar">
-            <p className="muted">
+        <RulesTabPanel
+          kind="mapping"
+          query={mappings}
+          rows={rows}
+          intro={
+            <>
               Each mapping prices the usages whose <code>{field.name}</code> is exactly its value.
-            </p>
-            <Link to="/hashmap/mappings/new" search={newRuleSearch} className="button primary">
-              Add field mapping
-            </Link>
-          </div>
-          <div className="help-row">
-            <MappingHelp />
-            <FlatRateHelp />
-            <GroupHelp />
-            <TenantHelp />
-          </div>
-          <QueryState query={mappings}>
-            {() => (
-              <RuleTable
-                label={`Mappings of ${service.name} › ${field.name}`}
-                kind="mapping"
-                rows={rows}
-                matchHeader="Value"
-                empty={
-                  <EmptyState
-                    title="No field mappings yet"
-                    action={
-                      <Link to="/hashmap/mappings/new" search={newRuleSearch} className="button primary">
-                        Add the first field mapping
-                      </Link>
-                    }
-                  >
-                    For example a flat 0.05 for <code>{field.name}</code> = <code>m1.small</code>.
-                  </EmptyState>
-                }
-              />
-            )}
-          </QueryState>
-        </Tabs.Content>
+            </>
+          }
+          newRuleSearch={newRuleSearch}
+          addLabel="Add field mapping"
+          addFirstLabel="Add the first field mapping"
+          help={
+            <>
+              <MappingHelp />
+              <FlatRateHelp />
+              <GroupHelp />
+              <TenantHelp />
+            </>
+          }
+          tableLabel={`Mappings of ${service.name} › ${field.name}`}
+          matchHeader="Value"
+          emptyTitle="No field mappings yet"
+          emptyText={
+            <>
+              For example a flat 0.05 for <code>{field.name}</code> = <code>m1.small</code>.
+            </>
+          }
+        />
 
-        <Tabs.Content value="thresholds" className="panel">
-          <div className="toolbar">
-            <p className="muted">
+        <RulesTabPanel
+          kind="threshold"
+          query={thresholds}
+          rows={rows}
+          intro={
+            <>
               Field thresholds compare the numeric value of <code>{field.name}</code> in the usage's metadata.
-            </p>
-            <Link to="/hashmap/thresholds/new" search={newRuleSearch} className="button primary">
-              Add field threshold
-            </Link>
-          </div>
-          <div className="help-row">
-            <ThresholdHelp />
-          </div>
-          <QueryState query={thresholds}>
-            {() => (
-              <RuleTable
-                label={`Thresholds of ${service.name} › ${field.name}`}
-                kind="threshold"
-                rows={rows}
-                matchHeader="Level"
-                empty={
-                  <EmptyState
-                    title="No field thresholds yet"
-                    action={
-                      <Link to="/hashmap/thresholds/new" search={newRuleSearch} className="button primary">
-                        Add the first field threshold
-                      </Link>
-                    }
-                  >
-                    A threshold changes the price from a metadata value upwards.
-                  </EmptyState>
-                }
-              />
-            )}
-          </QueryState>
-        </Tabs.Content>
+            </>
+          }
+          newRuleSearch={newRuleSearch}
+          addLabel="Add field threshold"
+          addFirstLabel="Add the first field threshold"
+          help={<ThresholdHelp />}
+          tableLabel={`Thresholds of ${service.name} › ${field.name}`}
+          matchHeader="Level"
+          emptyTitle="No field thresholds yet"
+          emptyText="A threshold changes the price from a metadata value upwards."
+        />
       </Tabs.Root>
       {deleting && (
         <DeleteFieldDialog

@@ -5,12 +5,11 @@ import { useMemo, useState } from "react";
 import type { TGroup } from "@ratecard/validators";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { GroupHelp } from "../components/Concepts";
-import { CopyableId } from "../components/CopyableId";
 import { DeleteGroupDialog } from "../components/DeleteDialogs";
-import { EmptyState } from "../components/EmptyState";
 import { MissingRecord, QueryState } from "../components/QueryState";
+import { RecordHeader } from "../components/RecordHeader";
 import { RuleSetWarnings } from "../components/RuleSetWarnings";
-import { RuleTable } from "../components/RuleTable";
+import { CountedTab, RulesTabPanel } from "../components/RuleTabs";
 import { useLookups } from "../hooks";
 import { buildRuleRows } from "../lib/rules";
 import { useTRPC } from "../trpc";
@@ -47,21 +46,18 @@ function GroupDetails({ group }: { group: TGroup }) {
   return (
     <section>
       <Breadcrumbs crumbs={[{ label: "Groups", to: "/hashmap/groups" }, { label: group.name }]} />
-      <header className="page-header">
-        <div>
-          <p className="eyebrow">Group</p>
-          <h1>{group.name}</h1>
-          <CopyableId id={group.group_id} label="group ID" />
-        </div>
-        <div className="header-actions">
+      <RecordHeader
+        eyebrow="Group"
+        name={group.name}
+        id={group.group_id}
+        noun="group"
+        onDelete={() => setDeleting(true)}
+        action={
           <Link to="/hashmap/rules" search={explorerSearch} className="button">
             Open in rules explorer
           </Link>
-          <button type="button" className="button danger-outline" onClick={() => setDeleting(true)}>
-            Delete group
-          </button>
-        </div>
-      </header>
+        }
+      />
       <RuleSetWarnings query={warnings} lookups={lookups} rules={rows} />
       <GroupHelp />
       <Tabs.Root
@@ -77,77 +73,39 @@ function GroupDetails({ group }: { group: TGroup }) {
         className="tabs"
       >
         <Tabs.List className="tab-list" aria-label="Rules of the group">
-          <Tabs.Trigger value="mappings" className="tab">
-            Mappings <span className="count">{mappings.data?.mappings.length ?? "…"}</span>
-          </Tabs.Trigger>
-          <Tabs.Trigger value="thresholds" className="tab">
-            Thresholds <span className="count">{thresholds.data?.thresholds.length ?? "…"}</span>
-          </Tabs.Trigger>
+          <CountedTab value="mappings" label="Mappings" count={mappings.data?.mappings.length} />
+          <CountedTab value="thresholds" label="Thresholds" count={thresholds.data?.thresholds.length} />
         </Tabs.List>
-        <Tabs.Content value="mappings" className="panel">
-          <div className="toolbar">
-            <p className="muted">Mappings of any service or field that belong to {group.name}.</p>
-            <Link to="/hashmap/mappings/new" search={explorerSearch} className="button primary">
-              Add mapping to group
-            </Link>
-          </div>
-          <QueryState query={mappings}>
-            {() => (
-              <RuleTable
-                label={`Mappings in group ${group.name}`}
-                kind="mapping"
-                rows={rows}
-                matchHeader="Value"
-                showAttachedTo
-                showGroup={false}
-                empty={
-                  <EmptyState
-                    title="No mappings in this group yet"
-                    action={
-                      <Link to="/hashmap/mappings/new" search={explorerSearch} className="button primary">
-                        Add the first mapping
-                      </Link>
-                    }
-                  >
-                    Choose this group when you create or edit a mapping.
-                  </EmptyState>
-                }
-              />
-            )}
-          </QueryState>
-        </Tabs.Content>
-        <Tabs.Content value="thresholds" className="panel">
-          <div className="toolbar">
-            <p className="muted">Thresholds of any service or field that belong to {group.name}.</p>
-            <Link to="/hashmap/thresholds/new" search={explorerSearch} className="button primary">
-              Add threshold to group
-            </Link>
-          </div>
-          <QueryState query={thresholds}>
-            {() => (
-              <RuleTable
-                label={`Thresholds in group ${group.name}`}
-                kind="threshold"
-                rows={rows}
-                matchHeader="Level"
-                showAttachedTo
-                showGroup={false}
-                empty={
-                  <EmptyState
-                    title="No thresholds in this group yet"
-                    action={
-                      <Link to="/hashmap/thresholds/new" search={explorerSearch} className="button primary">
-                        Add the first threshold
-                      </Link>
-                    }
-                  >
-                    Choose this group when you create or edit a threshold.
-                  </EmptyState>
-                }
-              />
-            )}
-          </QueryState>
-        </Tabs.Content>
+        <RulesTabPanel
+          kind="mapping"
+          query={mappings}
+          rows={rows}
+          intro={`Mappings of any service or field that belong to ${group.name}.`}
+          newRuleSearch={explorerSearch}
+          addLabel="Add mapping to group"
+          addFirstLabel="Add the first mapping"
+          tableLabel={`Mappings in group ${group.name}`}
+          matchHeader="Value"
+          showAttachedTo
+          showGroup={false}
+          emptyTitle="No mappings in this group yet"
+          emptyText="Choose this group when you create or edit a mapping."
+        />
+        <RulesTabPanel
+          kind="threshold"
+          query={thresholds}
+          rows={rows}
+          intro={`Thresholds of any service or field that belong to ${group.name}.`}
+          newRuleSearch={explorerSearch}
+          addLabel="Add threshold to group"
+          addFirstLabel="Add the first threshold"
+          tableLabel={`Thresholds in group ${group.name}`}
+          matchHeader="Level"
+          showAttachedTo
+          showGroup={false}
+          emptyTitle="No thresholds in this group yet"
+          emptyText="Choose this group when you create or edit a threshold."
+        />
       </Tabs.Root>
       {deleting && (
         <DeleteGroupDialog group={group} onClose={() => setDeleting(false)} onDeleted={() => navigate({ to: "/hashmap/groups" })} />

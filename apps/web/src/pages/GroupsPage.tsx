@@ -1,127 +1,56 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
-import { createColumnHelper } from "@tanstack/react-table";
-import { useMemo, useState } from "react";
+import { Link } from "@tanstack/react-router";
+import { useState } from "react";
 import { toast } from "sonner";
 import { ZGroupCreate, type TGroup } from "@ratecard/validators";
 import { GroupHelp } from "../components/Concepts";
-import { CopyableId } from "../components/CopyableId";
-import { DataTable } from "../components/DataTable";
 import { DeleteGroupDialog } from "../components/DeleteDialogs";
-import { EmptyState, NoMatch } from "../components/EmptyState";
 import { NameDialog } from "../components/NameDialog";
-import { QueryState } from "../components/QueryState";
+import { NamedResourceListPage } from "../components/NamedResourceListPage";
+import { idColumn, nameLinkColumn } from "../components/ResourceColumns";
 import { useRefreshAll } from "../hooks";
-import { formatSort, parseSort } from "../lib/rules";
 import { useTRPC } from "../trpc";
 
-const route = getRouteApi("/hashmap/groups");
-const column = createColumnHelper<TGroup>();
+const columns = [
+  nameLinkColumn<TGroup>((group) => (
+    <Link to="/hashmap/groups/$groupId" params={{ groupId: group.group_id }}>
+      {group.name}
+    </Link>
+  )),
+  idColumn<TGroup>("group", (group) => group.group_id),
+];
 
 export function GroupsPage() {
   const trpc = useTRPC();
-  const search = route.useSearch();
-  const navigate = useNavigate({ from: "/hashmap/groups" });
   const refreshAll = useRefreshAll();
-  const groups = useQuery(trpc.hashmap.groups.list.queryOptions());
+  const groups = useQuery(trpc.hashmap.groups.list.queryOptions(undefined, { select: (data) => data.groups }));
   const createGroup = useMutation(trpc.hashmap.groups.create.mutationOptions());
   const [creating, setCreating] = useState(false);
-  const [deleting, setDeleting] = useState<TGroup | null>(null);
-
-  const columns = useMemo(
-    () => [
-      column.accessor("name", {
-        header: "Name",
-        cell: (info) => (
-          <Link to="/hashmap/groups/$groupId" params={{ groupId: info.row.original.group_id }}>
-            {info.getValue()}
-          </Link>
-        ),
-      }),
-      column.accessor("group_id", {
-        header: "Group ID",
-        enableSorting: false,
-        cell: (info) => <CopyableId id={info.getValue()} label="group ID" />,
-      }),
-      column.display({
-        id: "actions",
-        header: () => <span className="visually-hidden">Actions</span>,
-        cell: (info) => (
-          <button
-            type="button"
-            className="button small danger-outline"
-            onClick={() => setDeleting(info.row.original)}
-            aria-label={`Delete group ${info.row.original.name}`}
-          >
-            Delete
-          </button>
-        ),
-      }),
-    ],
-    [],
-  );
-  const setQuery = (q: string) => void navigate({ search: (prev) => ({ ...prev, q: q || undefined }), replace: true });
 
   return (
-    <section>
-      <header className="page-header">
-        <div>
-          <h1>Groups</h1>
-          <p className="lead">Rules in one group are calculated together; the prices of the groups add up.</p>
-        </div>
+    <NamedResourceListPage
+      from="/hashmap/groups"
+      noun="group"
+      plural="groups"
+      title="Groups"
+      lead="Rules in one group are calculated together; the prices of the groups add up."
+      help={<GroupHelp />}
+      renderCreate={(label) => (
         <button type="button" className="button primary" onClick={() => setCreating(true)}>
-          Create group
+          {label}
         </button>
-      </header>
-      <GroupHelp />
-      <div className="panel">
-        <QueryState query={groups}>
-          {(data) => (
-            <>
-              {data.groups.length > 0 && (
-                <div className="toolbar">
-                  <label className="filter">
-                    <span className="visually-hidden">Filter groups by name</span>
-                    <input
-                      type="search"
-                      className="input"
-                      placeholder="Filter by name…"
-                      value={search.q ?? ""}
-                      onChange={(event) => setQuery(event.target.value)}
-                    />
-                  </label>
-                </div>
-              )}
-              <DataTable
-                label="Groups"
-                columns={columns}
-                data={data.groups}
-                getRowId={(group) => group.group_id}
-                sorting={parseSort(search.sort)}
-                onSortingChange={(sorting) =>
-                  void navigate({ search: (prev) => ({ ...prev, sort: formatSort(sorting) }), replace: true })
-                }
-                globalFilter={search.q ?? ""}
-                globalFilterFn={(group, filter) => group.name.toLowerCase().includes(filter.trim().toLowerCase())}
-                empty={
-                  <EmptyState
-                    title="No groups yet"
-                    action={
-                      <button type="button" className="button primary" onClick={() => setCreating(true)}>
-                        Create the first group
-                      </button>
-                    }
-                  >
-                    Without groups every rule is in the default group. Create groups to price the same usage several times,
-                    for example <code>instance_uptime</code> and <code>license_fees</code>.
-                  </EmptyState>
-                }
-                noMatch={<NoMatch what="groups" onClear={() => setQuery("")} />}
-              />
-            </>
-          )}
-        </QueryState>
-      </div>
+      )}
+      query={groups}
+      columns={columns}
+      getRowId={(group) => group.group_id}
+      emptyText={
+        <>
+          Without groups every rule is in the default group. Create groups to price the same usage several times, for
+          example <code>instance_uptime</code> and <code>license_fees</code>.
+        </>
+      }
+      renderDeleteDialog={(group, close) => <DeleteGroupDialog group={group} onClose={close} onDeleted={close} />}
+    >
       <NameDialog
         open={creating}
         onOpenChange={setCreating}
@@ -137,9 +66,6 @@ export function GroupsPage() {
           await refreshAll();
         }}
       />
-      {deleting && (
-        <DeleteGroupDialog group={deleting} onClose={() => setDeleting(null)} onDeleted={() => setDeleting(null)} />
-      )}
-    </section>
+    </NamedResourceListPage>
   );
 }

@@ -10,10 +10,10 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { ZScriptCreate, type TScript } from "@ratecard/validators";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { CopyableId } from "../components/CopyableId";
 import { DeleteScriptDialog } from "../components/DeleteDialogs";
 import { FormField } from "../components/FormField";
 import { MissingRecord, QueryState } from "../components/QueryState";
+import { RecordHeader } from "../components/RecordHeader";
 import { useRefreshAll } from "../hooks";
 import { describeProblem } from "../lib/errors";
 import { useTRPC } from "../trpc";
@@ -205,16 +205,13 @@ function ScriptDetails({ script }: { script: TScript }) {
   return (
     <section>
       <Breadcrumbs crumbs={[{ label: "Scripts", to: "/pyscripts" }, { label: script.name }]} />
-      <header className="page-header">
-        <div>
-          <p className="eyebrow">Script</p>
-          <h1>{script.name}</h1>
-          <CopyableId id={script.script_id} label="script ID" />
-        </div>
-        <button type="button" className="button danger-outline" onClick={() => setDeleting(true)}>
-          Delete script
-        </button>
-      </header>
+      <RecordHeader
+        eyebrow="Script"
+        name={script.name}
+        id={script.script_id}
+        noun="script"
+        onDelete={() => setDeleting(true)}
+      />
       <ScriptForm
         key={script.checksum}
         defaults={{ name: script.name, data: script.data ?? "" }}

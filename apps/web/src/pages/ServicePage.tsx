@@ -1,26 +1,26 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
-import { createColumnHelper, type SortingState } from "@tanstack/react-table";
+import type { SortingState } from "@tanstack/react-table";
 import { Tabs } from "radix-ui";
 import { useMemo, useState } from "react";
 import { toast } from "sonner";
 import { ZFieldCreate, type TField, type TService } from "@ratecard/validators";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { FlatRateHelp, GroupHelp, HelpBox, MappingHelp, ThresholdHelp } from "../components/Concepts";
-import { CopyableId } from "../components/CopyableId";
 import { DataTable } from "../components/DataTable";
 import { DeleteFieldDialog, DeleteServiceDialog } from "../components/DeleteDialogs";
 import { EmptyState } from "../components/EmptyState";
 import { NameDialog } from "../components/NameDialog";
 import { MissingRecord, QueryState } from "../components/QueryState";
+import { RecordHeader } from "../components/RecordHeader";
+import { deleteActionColumn, idColumn, nameLinkColumn } from "../components/ResourceColumns";
 import { RuleSetWarnings } from "../components/RuleSetWarnings";
-import { RuleTable } from "../components/RuleTable";
+import { CountedTab, RulesTabPanel } from "../components/RuleTabs";
 import { useLookups, useRefreshAll, useServiceRuleRows } from "../hooks";
 import { buildRuleRows } from "../lib/rules";
 import { useTRPC } from "../trpc";
 
 const route = getRouteApi("/hashmap/services/$serviceId");
-const fieldColumn = createColumnHelper<TField>();
 
 export function ServicePage() {
   const trpc = useTRPC();
@@ -67,36 +67,18 @@ function ServiceDetails({ service }: { service: TService }) {
 
   const fieldColumns = useMemo(
     () => [
-      fieldColumn.accessor("name", {
-        header: "Name",
-        cell: (info) => (
-          <Link to="/hashmap/fields/$fieldId" params={{ fieldId: info.row.original.field_id }}>
-            {info.getValue()}
-          </Link>
-        ),
-      }),
-      fieldColumn.accessor("field_id", {
-        header: "Field ID",
-        enableSorting: false,
-        cell: (info) => <CopyableId id={info.getValue()} label="field ID" />,
-      }),
-      fieldColumn.display({
-        id: "actions",
-        header: () => <span className="visually-hidden">Actions</span>,
-        cell: (info) => (
-          <button
-            type="button"
-            className="button small danger-outline"
-            onClick={() => setDeletingField(info.row.original)}
-            aria-label={`Delete field ${info.row.original.name}`}
-          >
-            Delete
-          </button>
-        ),
-      }),
+      nameLinkColumn<TField>((field) => (
+        <Link to="/hashmap/fields/$fieldId" params={{ fieldId: field.field_id }}>
+          {field.name}
+        </Link>
+      )),
+      idColumn<TField>("field", (field) => field.field_id),
+      deleteActionColumn<TField>("field", setDeletingField),
     ],
     [],
   );
+
+  const newRuleSearch = { service_id: service.service_id };
 
   const setTab = (next: string) =>
     void navigate({
@@ -109,34 +91,25 @@ function ServiceDetails({ service }: { service: TService }) {
   return (
     <section>
       <Breadcrumbs crumbs={[{ label: "Services", to: "/hashmap/services" }, { label: service.name }]} />
-      <header className="page-header">
-        <div>
-          <p className="eyebrow">Service</p>
-          <h1>{service.name}</h1>
-          <CopyableId id={service.service_id} label="service ID" />
-        </div>
-        <div className="header-actions">
+      <RecordHeader
+        eyebrow="Service"
+        name={service.name}
+        id={service.service_id}
+        noun="service"
+        onDelete={() => setDeletingService(true)}
+        action={
           <Link to="/preview" search={{ service: service.name }} className="button">
             Preview prices
           </Link>
-          <button type="button" className="button danger-outline" onClick={() => setDeletingService(true)}>
-            Delete service
-          </button>
-        </div>
-      </header>
+        }
+      />
       <RuleSetWarnings query={warnings} lookups={lookups} rules={serviceRules} />
 
       <Tabs.Root value={tab} onValueChange={setTab} className="tabs">
         <Tabs.List className="tab-list" aria-label="Parts of the service">
-          <Tabs.Trigger value="fields" className="tab">
-            Fields <span className="count">{fields.data?.fields.length ?? "…"}</span>
-          </Tabs.Trigger>
-          <Tabs.Trigger value="mappings" className="tab">
-            Service mappings <span className="count">{mappings.data?.mappings.length ?? "…"}</span>
-          </Tabs.Trigger>
-          <Tabs.Trigger value="thresholds" className="tab">
-            Service thresholds <span className="count">{thresholds.data?.thresholds.length ?? "…"}</span>
-          </Tabs.Trigger>
+          <CountedTab value="fields" label="Fields" count={fields.data?.fields.length} />
+          <CountedTab value="mappings" label="Service mappings" count={mappings.data?.mappings.length} />
+          <CountedTab value="thresholds" label="Service thresholds" count={thresholds.data?.thresholds.length} />
         </Tabs.List>
 
         <Tabs.Content value="fields" className="panel">
@@ -175,74 +148,40 @@ function ServiceDetails({ service }: { service: TService }) {
           </QueryState>
         </Tabs.Content>
 
-        <Tabs.Content value="mappings" className="panel">
-          <div className="toolbar">
-            <p className="muted">Service mappings apply to every usage of {service.name}, whatever its metadata.</p>
-            <Link to="/hashmap/mappings/new" search={{ service_id: service.service_id }} className="button primary">
-              Add service mapping
-            </Link>
-          </div>
-          <div className="help-row">
-            <MappingHelp />
-            <FlatRateHelp />
-            <GroupHelp />
-          </div>
-          <QueryState query={mappings}>
-            {() => (
-              <RuleTable
-                label={`Service mappings of ${service.name}`}
-                kind="mapping"
-                rows={rows}
-                empty={
-                  <EmptyState
-                    title="No service mappings yet"
-                    action={
-                      <Link to="/hashmap/mappings/new" search={{ service_id: service.service_id }} className="button primary">
-                        Add the first service mapping
-                      </Link>
-                    }
-                  >
-                    A flat service mapping sets the price per unit, for example 0.01 per hour for every instance.
-                  </EmptyState>
-                }
-              />
-            )}
-          </QueryState>
-        </Tabs.Content>
+        <RulesTabPanel
+          kind="mapping"
+          query={mappings}
+          rows={rows}
+          intro={`Service mappings apply to every usage of ${service.name}, whatever its metadata.`}
+          newRuleSearch={newRuleSearch}
+          addLabel="Add service mapping"
+          addFirstLabel="Add the first service mapping"
+          help={
+            <>
+              <MappingHelp />
+              <FlatRateHelp />
+              <GroupHelp />
+            </>
+          }
+          tableLabel={`Service mappings of ${service.name}`}
+          emptyTitle="No service mappings yet"
+          emptyText="A flat service mapping sets the price per unit, for example 0.01 per hour for every instance."
+        />
 
-        <Tabs.Content value="thresholds" className="panel">
-          <div className="toolbar">
-            <p className="muted">Service thresholds compare the quantity used, for example volume discounts above 100 GiB.</p>
-            <Link to="/hashmap/thresholds/new" search={{ service_id: service.service_id }} className="button primary">
-              Add service threshold
-            </Link>
-          </div>
-          <div className="help-row">
-            <ThresholdHelp />
-          </div>
-          <QueryState query={thresholds}>
-            {() => (
-              <RuleTable
-                label={`Service thresholds of ${service.name}`}
-                kind="threshold"
-                rows={rows}
-                matchHeader="Level"
-                empty={
-                  <EmptyState
-                    title="No service thresholds yet"
-                    action={
-                      <Link to="/hashmap/thresholds/new" search={{ service_id: service.service_id }} className="button primary">
-                        Add the first service threshold
-                      </Link>
-                    }
-                  >
-                    A threshold changes the price from a quantity upwards.
-                  </EmptyState>
-                }
-              />
-            )}
-          </QueryState>
-        </Tabs.Content>
+        <RulesTabPanel
+          kind="threshold"
+          query={thresholds}
+          rows={rows}
+          intro="Service thresholds compare the quantity used, for example volume discounts above 100 GiB."
+          newRuleSearch={newRuleSearch}
+          addLabel="Add service threshold"
+          addFirstLabel="Add the first service threshold"
+          help={<ThresholdHelp />}
+          tableLabel={`Service thresholds of ${service.name}`}
+          matchHeader="Level"
+          emptyTitle="No service thresholds yet"
+          emptyText="A threshold changes the price from a quantity upwards."
+        />
       </Tabs.Root>
 
       <NameDialog
