@@ -10,7 +10,10 @@ const port = Number(process.env.RATECARD_E2E_PORT ?? 18931);
 const baseURL = `http://127.0.0.1:${port}`;
 // In memory-backed /dev/shm where there is one: SQLite's fsyncs make seeding 10,000 rules 5x slower on disk.
 const scratch = fs.existsSync("/dev/shm") ? "/dev/shm" : os.tmpdir();
-process.env.RATECARD_E2E_DATABASE ??= path.join(fs.mkdtempSync(path.join(scratch, "ratecard-e2e-")), "ratecard.db");
+process.env.RATECARD_E2E_DATABASE ??= path.join(
+  fs.mkdtempSync(path.join(scratch, "ratecard-e2e-")),
+  "ratecard.db",
+);
 
 export default defineConfig({
   testDir: "./tests",

@@ -23,7 +23,10 @@ export default defineConfig({
           groups: [
             { name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             { name: "tanstack", test: /node_modules[\\/]@tanstack[\\/]/ },
-            { name: "validation", test: /node_modules[\\/](zod|decimal\.js|react-hook-form|@hookform)[\\/]/ },
+            {
+              name: "validation",
+              test: /node_modules[\\/](zod|decimal\.js|react-hook-form|@hookform)[\\/]/,
+            },
           ],
         },
       },

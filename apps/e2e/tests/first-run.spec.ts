@@ -3,7 +3,10 @@ import { rest } from "./support/api.js";
 
 // Runs first, on the fresh database of this run (see the projects in playwright.config.ts).
 
-test("an empty installation invites creating the first service, group, rule and script", async ({ page, request }) => {
+test("an empty installation invites creating the first service, group, rule and script", async ({
+  page,
+  request,
+}) => {
   expect(await rest.services(request)).toEqual([]);
 
   await page.goto("/");
@@ -24,7 +27,9 @@ test("an empty installation invites creating the first service, group, rule and 
   await expect(page.getByRole("link", { name: "Create the first script" })).toBeVisible();
 });
 
-test("when the server does not answer, the page says so and retries on request", async ({ page }) => {
+test("when the server does not answer, the page says so and retries on request", async ({
+  page,
+}) => {
   await page.route("**/trpc/**", (route) => route.abort("connectionrefused"));
   await page.goto("/hashmap/groups");
   const alert = page.getByRole("alert").filter({ hasText: "The server is not answering" });

@@ -22,8 +22,18 @@ test("the price preview explains CloudKitty's worked example, a grouped field ma
   const service = await rest.createService(request, uniqueName("volume"));
   const serviceId = service.service_id;
   await rest.createMapping(request, { service_id: serviceId, type: "flat", cost: "0.001" });
-  await rest.createThreshold(request, { service_id: serviceId, level: "50", type: "rate", cost: "0.98" });
-  await rest.createThreshold(request, { service_id: serviceId, level: "200", type: "rate", cost: "0.95" });
+  await rest.createThreshold(request, {
+    service_id: serviceId,
+    level: "50",
+    type: "rate",
+    cost: "0.98",
+  });
+  await rest.createThreshold(request, {
+    service_id: serviceId,
+    level: "200",
+    type: "rate",
+    cost: "0.95",
+  });
 
   // From the service page, with the service chosen.
   await page.goto(`/hashmap/services/${serviceId}`);
@@ -41,12 +51,19 @@ test("the price preview explains CloudKitty's worked example, a grouped field ma
   await expect(defaultGroup).toContainText("rate service threshold at level 200, cost 0.95");
   await expect(defaultGroup).toContainText("rate × flat × quantity × threshold");
   await expect(defaultGroup).toContainText("1 × 0.001 × 250 × 0.95 = 0.2375");
-  await expect(defaultGroup.getByRole("link", { name: `the flat service mapping on ${service.name}` })).toBeVisible();
+  await expect(
+    defaultGroup.getByRole("link", { name: `the flat service mapping on ${service.name}` }),
+  ).toBeVisible();
 
   // A field mapping in a group adds that group's price when the metadata matches it exactly.
   const field = await rest.createField(request, serviceId, "volume_type");
   const group = await rest.createGroup(request, uniqueName("ssd"));
-  await rest.createMapping(request, { field_id: field.field_id, value: "ssd", cost: "0.0005", group_id: group.group_id });
+  await rest.createMapping(request, {
+    field_id: field.field_id,
+    value: "ssd",
+    cost: "0.0005",
+    group_id: group.group_id,
+  });
   await page.reload();
   // The URL kept the quantity.
   await expect(quantity).toHaveValue("250");
@@ -62,7 +79,11 @@ test("the price preview explains CloudKitty's worked example, a grouped field ma
   const ssdGroup = groupPrice(page, `Group ${group.name}`);
   await expect(ssdGroup).toContainText("1 × 0.0005 × 250 = 0.125");
   await expect(ssdGroup).toContainText("none reached");
-  await expect(ssdGroup.getByRole("link", { name: `the flat mapping for “ssd” on ${service.name} › volume_type` })).toBeVisible();
+  await expect(
+    ssdGroup.getByRole("link", {
+      name: `the flat mapping for “ssd” on ${service.name} › volume_type`,
+    }),
+  ).toBeVisible();
 
   // Metadata the service has no field for prices nothing, and is kept in the URL too.
   await page.getByRole("button", { name: "Add other metadata" }).click();
@@ -73,7 +94,9 @@ test("the price preview explains CloudKitty's worked example, a grouped field ma
 
   // A quantity that is not a number is explained next to the input; the last price stays.
   await quantity.fill("80 GiB");
-  await expect(page.getByText("Not a decimal number (NaN and infinities are refused).")).toBeVisible();
+  await expect(
+    page.getByText("Not a decimal number (NaN and infinities are refused)."),
+  ).toBeVisible();
   await expect(quantity).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByText("This is the price of the last valid input")).toBeVisible();
   await expect(previewTotal(page)).toHaveText("0.3625");
@@ -92,7 +115,9 @@ test("the price preview explains CloudKitty's worked example, a grouped field ma
   await page.getByRole("textbox", { name: "Tenant" }).fill("acme");
   await expect(previewTotal(page)).toHaveText("0.6");
   await expect(defaultGroup).toContainText("1 × 0.002 × 250 × 0.95 = 0.475");
-  const tenantLink = defaultGroup.getByRole("link", { name: `the flat service mapping on ${service.name} for tenant acme` });
+  const tenantLink = defaultGroup.getByRole("link", {
+    name: `the flat service mapping on ${service.name} for tenant acme`,
+  });
   await expect(tenantLink.first()).toBeVisible();
   await expect(defaultGroup).toContainText(
     `tenant acme rule “the flat service mapping on ${service.name} for tenant acme (cost 0.002)” overrides global rule “the flat service mapping on ${service.name} (cost 0.001)”`,
@@ -108,7 +133,11 @@ test("the price preview explains CloudKitty's worked example, a grouped field ma
   for (const [volume, total] of DOCUMENTED_TOTALS) {
     expect(await rest.quote(request, [{ service: service.name, desc: {}, volume }])).toBe(total);
   }
-  expect(await rest.quote(request, [{ service: service.name, desc: { metadata: { volume_type: "ssd" } }, volume: "250" }])).toBe("0.3625");
+  expect(
+    await rest.quote(request, [
+      { service: service.name, desc: { metadata: { volume_type: "ssd" } }, volume: "250" },
+    ]),
+  ).toBe("0.3625");
 });
 
 test("pricing warnings name the rules of a rate-only group and of a tenant override, and go once the rules are fixed", async ({
@@ -118,9 +147,19 @@ test("pricing warnings name the rules of a rate-only group and of a tenant overr
   const service = await rest.createService(request, uniqueName("instance"));
   const field = await rest.createField(request, service.service_id, "flavor_id");
   const group = await rest.createGroup(request, uniqueName("licence"));
-  const rateOnly = await rest.createMapping(request, { service_id: service.service_id, type: "rate", cost: "1.5", group_id: group.group_id });
+  const rateOnly = await rest.createMapping(request, {
+    service_id: service.service_id,
+    type: "rate",
+    cost: "1.5",
+    group_id: group.group_id,
+  });
   await rest.createMapping(request, { field_id: field.field_id, value: "m1.small", cost: "0.01" });
-  await rest.createMapping(request, { field_id: field.field_id, value: "m1.small", cost: "0.008", tenant_id: "acme" });
+  await rest.createMapping(request, {
+    field_id: field.field_id,
+    value: "m1.small",
+    cost: "0.008",
+    tenant_id: "acme",
+  });
   const rateOnlyTitle = `Group “${group.name}” prices 0`;
   const overrideTitle = "Tenant acme's rule replaces a global rule in the default group";
   const rateRule = `the rate service mapping on ${service.name}`;
@@ -131,7 +170,9 @@ test("pricing warnings name the rules of a rate-only group and of a tenant overr
   const callout = pricingWarnings(page);
   await expect(callout.getByRole("heading")).toHaveText("1 pricing warning");
   await expect(callout).toContainText(rateOnlyTitle);
-  await expect(callout).toContainText("a rate multiplies the group's flat price, and there is none to multiply");
+  await expect(callout).toContainText(
+    "a rate multiplies the group's flat price, and there is none to multiply",
+  );
   await expect(callout.getByRole("link", { name: rateRule })).toBeVisible();
   await saveScreen(page, "pricing-warnings");
   await callout.getByRole("link", { name: rateRule }).click();
@@ -140,7 +181,9 @@ test("pricing warnings name the rules of a rate-only group and of a tenant overr
   // The service page: both traps, naming the tenant's rule and the global rule it replaces.
   await page.goto(`/hashmap/services/${service.service_id}`);
   await expect(callout.getByRole("heading")).toHaveText("2 pricing warnings");
-  await expect(callout.getByRole("listitem").filter({ hasText: rateOnlyTitle }).first()).toBeVisible();
+  await expect(
+    callout.getByRole("listitem").filter({ hasText: rateOnlyTitle }).first(),
+  ).toBeVisible();
   const override = callout.getByRole("listitem").filter({ hasText: overrideTitle }).first();
   await expect(override).toContainText(`applies for tenant acme: ${fieldRule} for tenant acme`);
   await expect(override).toContainText(`replaced for tenant acme: ${fieldRule} (cost 0.01)`);
@@ -159,7 +202,10 @@ test("pricing warnings name the rules of a rate-only group and of a tenant overr
   await expect(callout).toHaveCount(0);
 
   // Back on the service page, only the rate-only group is left.
-  await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: service.name }).click();
+  await page
+    .getByRole("navigation", { name: "Breadcrumb" })
+    .getByRole("link", { name: service.name })
+    .click();
   await expect(callout.getByRole("heading")).toHaveText("1 pricing warning");
   await expect(callout).toContainText(rateOnlyTitle);
 
@@ -167,15 +213,25 @@ test("pricing warnings name the rules of a rate-only group and of a tenant overr
   // multiply. (A flat service mapping would take the rate's place: one service mapping per group.)
   await callout.getByRole("link", { name: group.name, exact: true }).click();
   await page.getByRole("link", { name: "Add mapping to group" }).click();
-  await page.getByLabel("Attached to").selectOption({ label: `${service.name} › flavor_id (field)` });
+  await page
+    .getByLabel("Attached to")
+    .selectOption({ label: `${service.name} › flavor_id (field)` });
   await page.getByLabel("Value").fill("m1.small");
   await page.getByLabel("Cost").fill("0.05");
   await expect(page.getByLabel("Group", { exact: true })).toHaveValue(group.group_id);
   await page.getByRole("button", { name: "Create mapping" }).click();
   await expectToast(page, "Mapping created");
   await expect(page.getByRole("heading", { name: "flavor_id", level: 1 })).toBeVisible();
-  await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: service.name }).click();
+  await page
+    .getByRole("navigation", { name: "Breadcrumb" })
+    .getByRole("link", { name: service.name })
+    .click();
   await expect(page.getByRole("heading", { name: service.name, level: 1 })).toBeVisible();
   await expect(callout).toHaveCount(0);
-  expect(await rest.get(request, `/v1/rating/module_config/hashmap/warnings?service_id=${service.service_id}`)).toEqual({ warnings: [] });
+  expect(
+    await rest.get(
+      request,
+      `/v1/rating/module_config/hashmap/warnings?service_id=${service.service_id}`,
+    ),
+  ).toEqual({ warnings: [] });
 });

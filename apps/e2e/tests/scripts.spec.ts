@@ -14,7 +14,10 @@ for service, items in data['usage'].items():
             item['rating'] = {'price': item['vol']['qty'] * 0.9}
 `;
 
-test("a script is created from an uploaded file, edited in the code editor and deleted", async ({ page, request }) => {
+test("a script is created from an uploaded file, edited in the code editor and deleted", async ({
+  page,
+  request,
+}) => {
   const fileBase = uniqueName("discount");
   await page.goto("/pyscripts");
   await page.getByRole("link", { name: "Create script", exact: true }).click();
@@ -55,7 +58,10 @@ test("a script is created from an uploaded file, edited in the code editor and d
   });
 
   // The list shows it without loading sources; delete it from there.
-  await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Scripts" }).click();
+  await page
+    .getByRole("navigation", { name: "Breadcrumb" })
+    .getByRole("link", { name: "Scripts" })
+    .click();
   await expect(page.getByRole("link", { name: renamed })).toBeVisible();
   await saveScreen(page, "scripts-list");
   await page.getByRole("button", { name: `Delete script ${renamed}` }).click();
@@ -74,6 +80,8 @@ test("a script name that is taken is refused next to the name", async ({ page, r
   await page.locator(".cm-content").click();
   await page.keyboard.type("pass");
   await page.getByRole("button", { name: "Create script" }).click();
-  await expect(page.locator(".form-error").filter({ hasText: `Script ${name} already exists.` })).toBeVisible();
+  await expect(
+    page.locator(".form-error").filter({ hasText: `Script ${name} already exists.` }),
+  ).toBeVisible();
   expect((await rest.scripts(request)).filter((script) => script.name === name)).toHaveLength(1);
 });

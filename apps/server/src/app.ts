@@ -37,7 +37,11 @@ export function createApp({ config, database, logger, version }: AppOptions): ht
     customLogLevel: (_req, res, error) =>
       error || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info",
     serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+      req: (req: { id: string; method: string; url: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: req.url,
+      }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
     },
   });
@@ -80,7 +84,8 @@ export function createApp({ config, database, logger, version }: AppOptions): ht
       return docsAssets(req, res, () => sendFault(res, 404, `Resource not found: ${pathname}`));
     }
     if (pathname === "/healthz") return sendJson(res, 200, { status: "ok" });
-    if (consoleFiles) return consoleFiles(req, res, () => sendFault(res, 404, `Resource not found: ${pathname}`));
+    if (consoleFiles)
+      return consoleFiles(req, res, () => sendFault(res, 404, `Resource not found: ${pathname}`));
     sendFault(res, 404, `Resource not found: ${pathname}`);
   }
 

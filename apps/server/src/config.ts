@@ -17,7 +17,13 @@ export interface Config {
 /** A setting the server cannot start with: reported as one clear line, without a stack trace. */
 export class ConfigError extends Error {}
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+function integer(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   // Number() would also take "1e3", "0x50" and " 80 ": plain digits only.

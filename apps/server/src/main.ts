@@ -56,8 +56,10 @@ function listen(server: Server, config: Config): Promise<void> {
   return new Promise((resolve, reject) => {
     const fail = (error: NodeJS.ErrnoException) => {
       const where = `${config.host}:${config.port}`;
-      if (error.code === "EADDRINUSE") reject(new ConfigError(`cannot listen on ${where}: the address is already in use`));
-      else if (error.code === "EACCES") reject(new ConfigError(`cannot listen on ${where}: permission denied`));
+      if (error.code === "EADDRINUSE")
+        reject(new ConfigError(`cannot listen on ${where}: the address is already in use`));
+      else if (error.code === "EACCES")
+        reject(new ConfigError(`cannot listen on ${where}: permission denied`));
       else reject(error);
     };
     server.once("error", fail);

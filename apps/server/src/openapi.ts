@@ -4,7 +4,11 @@ import { collectRestRoutes } from "./rest/routes.js";
 
 type OpenApiDocument = ReturnType<typeof generateOpenApiDocument>;
 type SchemaObject = NonNullable<NonNullable<OpenApiDocument["components"]>["schemas"]>[string];
-type Operation = { responses?: Record<string, unknown>; description?: string; parameters?: unknown[] };
+type Operation = {
+  responses?: Record<string, unknown>;
+  description?: string;
+  parameters?: unknown[];
+};
 
 const FAULT_SCHEMA: SchemaObject = {
   type: "object",
@@ -55,7 +59,10 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAp
         ...success,
         description: "Created",
         headers: {
-          Location: { description: "Absolute URL of the new object", schema: { type: "string", format: "uri" } },
+          Location: {
+            description: "Absolute URL of the new object",
+            schema: { type: "string", format: "uri" },
+          },
         },
       };
     } else if (route.method === "DELETE" || route.template.endsWith("/reload_modules")) {
@@ -64,7 +71,8 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAp
       responses["200"] = success;
     }
     responses["400"] = faultResponse("Invalid input");
-    if (route.idParam || route.template.endsWith("/group")) responses["404"] = faultResponse("No such object");
+    if (route.idParam || route.template.endsWith("/group"))
+      responses["404"] = faultResponse("No such object");
     if (route.method === "POST" || route.method === "PUT") {
       if (!route.template.startsWith("/v1/rating/modules")) {
         responses["409"] = faultResponse("Conflicts with an existing object");

@@ -24,7 +24,12 @@ async function seedVolumeExample(): Promise<string> {
   const service = await seed.service(name);
   await seed.mapping({ service_id: service.service_id, cost: "0.001" });
   await seed.threshold({ service_id: service.service_id, level: "50", type: "rate", cost: "0.98" });
-  await seed.threshold({ service_id: service.service_id, level: "200", type: "rate", cost: "0.95" });
+  await seed.threshold({
+    service_id: service.service_id,
+    level: "200",
+    type: "rate",
+    cost: "0.95",
+  });
   return name;
 }
 
@@ -38,12 +43,15 @@ describe("POST /v1/rating/quote", () => {
     ["50", "0.049"],
     ["80", "0.0784"],
     ["250", "0.2375"],
-  ])("prices %s GiB of CloudKitty's volume example at %s, as a bare JSON number", async (volume, price) => {
-    const service = await seedVolumeExample();
-    const answer = await api.post(QUOTE, quoteBody(service, Number(volume)));
-    expect(answer.status).toBe(200);
-    expect(answer.text).toBe(price);
-  });
+  ])(
+    "prices %s GiB of CloudKitty's volume example at %s, as a bare JSON number",
+    async (volume, price) => {
+      const service = await seedVolumeExample();
+      const answer = await api.post(QUOTE, quoteBody(service, Number(volume)));
+      expect(answer.status).toBe(200);
+      expect(answer.text).toBe(price);
+    },
+  );
 
   it("sums several resources and prices an unknown service at 0", async () => {
     const service = await seedVolumeExample();
@@ -64,7 +72,10 @@ describe("POST /v1/rating/quote", () => {
     const project = await seed.field(service.service_id, "project_id");
     await seed.mapping({ field_id: flavor.field_id, value: "m1.small", cost: "2" });
     await seed.mapping({ field_id: project.field_id, value: "p1", type: "rate", cost: "1.5" });
-    const metadataAndGroupby = { metadata: { flavor_id: "m1.small" }, groupby: { project_id: "p1" } };
+    const metadataAndGroupby = {
+      metadata: { flavor_id: "m1.small" },
+      groupby: { project_id: "p1" },
+    };
     expect((await api.post(QUOTE, quoteBody(name, 2, metadataAndGroupby))).text).toBe("6");
     expect((await api.post(QUOTE, quoteBody(name, 2, { flavor_id: "m1.small" }))).text).toBe("4");
     expect((await api.post(QUOTE, quoteBody(name, 2, { flavor_id: "m1.large" }))).text).toBe("0");
@@ -95,12 +106,27 @@ describe("POST /v1/rating/quote", () => {
   });
 
   it.each([
-    ["malformed JSON", "{\"resources\": [", 400, "Request is not in valid JSON format"],
+    ["malformed JSON", '{"resources": [', 400, "Request is not in valid JSON format"],
     ["a JSON array", "[]", 400, "Request body must be a JSON object"],
-    ["no resources", {}, 400, "Invalid input for field/attribute resources. Value: 'None'. Mandatory field missing."],
-    ["a resource without volume", { resources: [{ service: "x" }] }, 400, /resources\.0\.volume.*Mandatory field missing/],
+    [
+      "no resources",
+      {},
+      400,
+      "Invalid input for field/attribute resources. Value: 'None'. Mandatory field missing.",
+    ],
+    [
+      "a resource without volume",
+      { resources: [{ service: "x" }] },
+      400,
+      /resources\.0\.volume.*Mandatory field missing/,
+    ],
     ["a non-numeric volume", quoteBody("x", "lots"), 400, /resources\.0\.volume\. Value: 'lots'/],
-    ["an unknown attribute", { resources: [], foo: 1 }, 400, "Unknown attribute for argument res_data: foo"],
+    [
+      "an unknown attribute",
+      { resources: [], foo: 1 },
+      400,
+      "Unknown attribute for argument res_data: foo",
+    ],
   ])("answers %s with a 400 fault", async (_case, body, status, message) => {
     expectFault(await api.post(QUOTE, body), status, message);
   });
@@ -135,13 +161,21 @@ describe("POST .../hashmap/preview", () => {
     await seed.mapping({ service_id: service.service_id, cost: "1" });
     await seed.mapping({ service_id: service.service_id, cost: "5", tenant_id: "gold" });
     const preview = (tenant_id?: string) =>
-      api.post(`${HASHMAP}/preview`, { service: name, volume: "2", ...(tenant_id && { tenant_id }) });
+      api.post(`${HASHMAP}/preview`, {
+        service: name,
+        volume: "2",
+        ...(tenant_id && { tenant_id }),
+      });
     expect((await preview()).body.total).toBe("2");
     expect((await preview("gold")).body.total).toBe("10");
   });
 
   it("answers bad input with a 400 fault", async () => {
-    expectFault(await api.post(`${HASHMAP}/preview`, { service: "x", volume: "NaN" }), 400, /volume\. Value: 'NaN'/);
+    expectFault(
+      await api.post(`${HASHMAP}/preview`, { service: "x", volume: "NaN" }),
+      400,
+      /volume\. Value: 'NaN'/,
+    );
   });
 });
 
@@ -149,12 +183,22 @@ describe("GET .../hashmap/warnings", () => {
   it("warns about a group with rate rules and no flat rule", async () => {
     const service = await seed.service();
     const group = await seed.group();
-    const rate = await seed.mapping({ service_id: service.service_id, type: "rate", cost: "2", group_id: group.group_id });
-    const answer = await api.get(`${HASHMAP}/warnings`, { query: { service_id: service.service_id } });
+    const rate = await seed.mapping({
+      service_id: service.service_id,
+      type: "rate",
+      cost: "2",
+      group_id: group.group_id,
+    });
+    const answer = await api.get(`${HASHMAP}/warnings`, {
+      query: { service_id: service.service_id },
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.warnings).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ group_id: group.group_id, rule_ids: expect.arrayContaining([rate.mapping_id]) }),
+        expect.objectContaining({
+          group_id: group.group_id,
+          rule_ids: expect.arrayContaining([rate.mapping_id]),
+        }),
       ]),
     );
   });

@@ -20,7 +20,9 @@ describe("server process", () => {
       `${server.baseUrl}${HASHMAP}/services/${created.body.service_id}`,
     );
     const listed = await api.get(`${HASHMAP}/services`);
-    expect(listed.body).toEqual({ services: [{ service_id: created.body.service_id, name: "compute" }] });
+    expect(listed.body).toEqual({
+      services: [{ service_id: created.body.service_id, name: "compute" }],
+    });
   });
 
   it("sends a request id on every response", async () => {

@@ -45,7 +45,8 @@ export function useDebouncedValue<T>(value: T, delayMs = 250): T {
 }
 
 // Module-level, so that react-query keeps the combined arrays while no query changes.
-const allMappings = (results: { data?: { mappings: TMapping[] } }[]) => results.flatMap((result) => result.data?.mappings ?? []);
+const allMappings = (results: { data?: { mappings: TMapping[] } }[]) =>
+  results.flatMap((result) => result.data?.mappings ?? []);
 const allThresholds = (results: { data?: { thresholds: TThreshold[] } }[]) =>
   results.flatMap((result) => result.data?.thresholds ?? []);
 
@@ -60,7 +61,9 @@ export function useServiceRuleRows(serviceId: string | undefined, lookups: RuleL
       serviceId
         ? [
             { service_id: serviceId },
-            ...lookups.fields.filter((field) => field.service_id === serviceId).map((field) => ({ field_id: field.field_id })),
+            ...lookups.fields
+              .filter((field) => field.service_id === serviceId)
+              .map((field) => ({ field_id: field.field_id })),
           ]
         : [],
     [serviceId, lookups.fields],
@@ -73,5 +76,8 @@ export function useServiceRuleRows(serviceId: string | undefined, lookups: RuleL
     queries: parents.map((parent) => trpc.hashmap.thresholds.list.queryOptions(parent)),
     combine: allThresholds,
   });
-  return useMemo(() => buildRuleRows(mappings, thresholds, lookups), [mappings, thresholds, lookups]);
+  return useMemo(
+    () => buildRuleRows(mappings, thresholds, lookups),
+    [mappings, thresholds, lookups],
+  );
 }

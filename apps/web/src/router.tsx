@@ -30,9 +30,17 @@ const optionalText = z.string().optional().catch(undefined);
 const ZListSearch = z.object({ q: optionalText, sort: optionalText });
 const tabSearch = <const T extends readonly [string, ...string[]]>(tabs: T) =>
   z.object({ tab: z.enum(tabs).optional().catch(undefined) });
-const ZNewRuleSearch = z.object({ service_id: optionalText, field_id: optionalText, group_id: optionalText });
+const ZNewRuleSearch = z.object({
+  service_id: optionalText,
+  field_id: optionalText,
+  group_id: optionalText,
+});
 
-const rootRoute = createRootRoute({ component: Layout, notFoundComponent: NotFoundPage, errorComponent: RouteError });
+const rootRoute = createRootRoute({
+  component: Layout,
+  notFoundComponent: NotFoundPage,
+  errorComponent: RouteError,
+});
 
 const indexRoute = createRoute({
   getParentRoute: () => rootRoute,

@@ -22,7 +22,10 @@ export interface Context {
 }
 
 /** Builds a context without HTTP (tests, scripts). Share one `ruleSets` across requests. */
-export function createContextInner(opts: { prisma: PrismaClient; ruleSets?: RuleSetCache }): Context {
+export function createContextInner(opts: {
+  prisma: PrismaClient;
+  ruleSets?: RuleSetCache;
+}): Context {
   return { prisma: opts.prisma, ruleSets: opts.ruleSets ?? new RuleSetCache(), rest: {} };
 }
 

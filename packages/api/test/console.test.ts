@@ -16,12 +16,20 @@ describe("console deletion impact", () => {
   it("counts a service's fields and every rule beneath it, and nothing of other services", async () => {
     const service = await caller.hashmap.services.create({ name: "impact.volume" });
     const other = await caller.hashmap.services.create({ name: "impact.other" });
-    const field = await caller.hashmap.fields.create({ name: "volume_type", service_id: service.service_id });
+    const field = await caller.hashmap.fields.create({
+      name: "volume_type",
+      service_id: service.service_id,
+    });
     await caller.hashmap.fields.create({ name: "az", service_id: service.service_id });
     await caller.hashmap.mappings.create({ service_id: service.service_id, cost: "0.1" });
     await caller.hashmap.mappings.create({ field_id: field.field_id, value: "ssd", cost: "1" });
     await caller.hashmap.mappings.create({ field_id: field.field_id, value: "hdd", cost: "0.5" });
-    await caller.hashmap.thresholds.create({ field_id: field.field_id, level: "10", cost: "0.9", type: "rate" });
+    await caller.hashmap.thresholds.create({
+      field_id: field.field_id,
+      level: "10",
+      cost: "0.9",
+      type: "rate",
+    });
     await caller.hashmap.mappings.create({ service_id: other.service_id, cost: "3" });
 
     const impact = await caller.console.serviceDeletionImpact({ service_id: service.service_id });
@@ -32,7 +40,9 @@ describe("console deletion impact", () => {
     });
 
     await caller.hashmap.services.delete({ service_id: service.service_id });
-    await expect(caller.console.serviceDeletionImpact({ service_id: service.service_id })).rejects.toMatchObject({
+    await expect(
+      caller.console.serviceDeletionImpact({ service_id: service.service_id }),
+    ).rejects.toMatchObject({
       code: "NOT_FOUND",
     });
   });
@@ -40,7 +50,11 @@ describe("console deletion impact", () => {
   it("counts the rules of a group", async () => {
     const service = await caller.hashmap.services.create({ name: "impact.group" });
     const group = await caller.hashmap.groups.create({ name: "impact-group" });
-    await caller.hashmap.mappings.create({ service_id: service.service_id, cost: "1", group_id: group.group_id });
+    await caller.hashmap.mappings.create({
+      service_id: service.service_id,
+      cost: "1",
+      group_id: group.group_id,
+    });
     await caller.hashmap.mappings.create({ service_id: service.service_id, cost: "2" });
     await caller.hashmap.thresholds.create({
       service_id: service.service_id,
@@ -60,7 +74,9 @@ describe("console deletion impact", () => {
     await caller.hashmap.fields.create({ name: "flavor", service_id: a.service_id });
     await caller.hashmap.fields.create({ name: "flavor", service_id: b.service_id });
     const { fields } = await caller.console.allFields();
-    const mine = fields.filter((f) => f.service_id === a.service_id || f.service_id === b.service_id);
+    const mine = fields.filter(
+      (f) => f.service_id === a.service_id || f.service_id === b.service_id,
+    );
     expect(mine.map((f) => f.name)).toEqual(["flavor", "flavor"]);
   });
 });

@@ -14,7 +14,10 @@ afterAll(async () => {
 
 async function seedService(name: string) {
   const service = await caller.hashmap.services.create({ name });
-  const field = await caller.hashmap.fields.create({ name: "flavor", service_id: service.service_id });
+  const field = await caller.hashmap.fields.create({
+    name: "flavor",
+    service_id: service.service_id,
+  });
   const group = await caller.hashmap.groups.create({ name: `${name}-group` });
   return { service, field, group };
 }
@@ -23,24 +26,40 @@ describe("rule identity", () => {
   it("refuses an identical mapping when tenant and group are null", async () => {
     const { field } = await seedService("identity-null");
     await caller.hashmap.mappings.create({ field_id: field.field_id, value: "m1", cost: "1" });
-    await expect(caller.hashmap.mappings.create({ field_id: field.field_id, value: "m1", cost: "2" })).rejects.toThrow(
-      /Mapping for value 'm1' already exists for field .*, no tenant, no group/,
-    );
+    await expect(
+      caller.hashmap.mappings.create({ field_id: field.field_id, value: "m1", cost: "2" }),
+    ).rejects.toThrow(/Mapping for value 'm1' already exists for field .*, no tenant, no group/);
   });
 
   it("refuses an identical mapping for one tenant in one group, allows it in another group", async () => {
     const { field, group } = await seedService("identity-tenant");
-    const rule = { field_id: field.field_id, value: "m1", cost: "1", tenant_id: "t1", group_id: group.group_id };
+    const rule = {
+      field_id: field.field_id,
+      value: "m1",
+      cost: "1",
+      tenant_id: "t1",
+      group_id: group.group_id,
+    };
     await caller.hashmap.mappings.create(rule);
     await expect(caller.hashmap.mappings.create(rule)).rejects.toMatchObject({ code: "CONFLICT" });
-    await expect(caller.hashmap.mappings.create({ ...rule, group_id: null })).resolves.toMatchObject({ group_id: null });
+    await expect(
+      caller.hashmap.mappings.create({ ...rule, group_id: null }),
+    ).resolves.toMatchObject({ group_id: null });
   });
 
-  it("makes \"10\" and \"10.0\" the same threshold level", async () => {
+  it('makes "10" and "10.0" the same threshold level', async () => {
     const { service } = await seedService("identity-level");
-    await caller.hashmap.thresholds.create({ service_id: service.service_id, level: "10", cost: "1" });
+    await caller.hashmap.thresholds.create({
+      service_id: service.service_id,
+      level: "10",
+      cost: "1",
+    });
     await expect(
-      caller.hashmap.thresholds.create({ service_id: service.service_id, level: "10.0", cost: "2" }),
+      caller.hashmap.thresholds.create({
+        service_id: service.service_id,
+        level: "10.0",
+        cost: "2",
+      }),
     ).rejects.toThrow(/Threshold for level 10.00000000 already exists/);
   });
 });
@@ -53,9 +72,15 @@ describe("cascades", () => {
     await caller.hashmap.thresholds.create({ field_id: field.field_id, level: "1", cost: "1" });
     await caller.hashmap.services.delete({ service_id: service.service_id });
     expect(await database.prisma.field.count({ where: { serviceId: service.service_id } })).toBe(0);
-    expect(await caller.hashmap.mappings.list({ field_id: field.field_id })).toEqual({ mappings: [] });
-    expect(await caller.hashmap.mappings.list({ service_id: service.service_id })).toEqual({ mappings: [] });
-    expect(await caller.hashmap.thresholds.list({ field_id: field.field_id })).toEqual({ thresholds: [] });
+    expect(await caller.hashmap.mappings.list({ field_id: field.field_id })).toEqual({
+      mappings: [],
+    });
+    expect(await caller.hashmap.mappings.list({ service_id: service.service_id })).toEqual({
+      mappings: [],
+    });
+    expect(await caller.hashmap.thresholds.list({ field_id: field.field_id })).toEqual({
+      thresholds: [],
+    });
   });
 
   it("deleting a group without recursion moves its rules to no group", async () => {
@@ -67,25 +92,53 @@ describe("cascades", () => {
       group_id: group.group_id,
     });
     await caller.hashmap.groups.delete({ group_id: group.group_id, recursive: false });
-    expect(await caller.hashmap.mappings.get({ mapping_id: mapping.mapping_id })).toMatchObject({ group_id: null });
+    expect(await caller.hashmap.mappings.get({ mapping_id: mapping.mapping_id })).toMatchObject({
+      group_id: null,
+    });
   });
 
   it("deleting a group recursively deletes its rules", async () => {
     const { field, group } = await seedService("group-recursive");
-    await caller.hashmap.mappings.create({ field_id: field.field_id, value: "a", cost: "1", group_id: group.group_id });
-    await caller.hashmap.thresholds.create({ field_id: field.field_id, level: "5", cost: "1", group_id: group.group_id });
+    await caller.hashmap.mappings.create({
+      field_id: field.field_id,
+      value: "a",
+      cost: "1",
+      group_id: group.group_id,
+    });
+    await caller.hashmap.thresholds.create({
+      field_id: field.field_id,
+      level: "5",
+      cost: "1",
+      group_id: group.group_id,
+    });
     await caller.hashmap.groups.delete({ group_id: group.group_id, recursive: true });
-    expect(await caller.hashmap.mappings.list({ field_id: field.field_id })).toEqual({ mappings: [] });
-    expect(await caller.hashmap.thresholds.list({ field_id: field.field_id })).toEqual({ thresholds: [] });
+    expect(await caller.hashmap.mappings.list({ field_id: field.field_id })).toEqual({
+      mappings: [],
+    });
+    expect(await caller.hashmap.thresholds.list({ field_id: field.field_id })).toEqual({
+      thresholds: [],
+    });
   });
 
   it("refuses a group delete that would make two rules identical, and changes nothing", async () => {
     const { field, group } = await seedService("group-conflict");
     await caller.hashmap.mappings.create({ field_id: field.field_id, value: "a", cost: "1" });
-    await caller.hashmap.mappings.create({ field_id: field.field_id, value: "b", cost: "1", group_id: group.group_id });
-    await caller.hashmap.mappings.create({ field_id: field.field_id, value: "a", cost: "2", group_id: group.group_id });
+    await caller.hashmap.mappings.create({
+      field_id: field.field_id,
+      value: "b",
+      cost: "1",
+      group_id: group.group_id,
+    });
+    await caller.hashmap.mappings.create({
+      field_id: field.field_id,
+      value: "a",
+      cost: "2",
+      group_id: group.group_id,
+    });
     const before = await caller.hashmap.mappings.list({ field_id: field.field_id });
-    await expect(caller.hashmap.groups.delete({ group_id: group.group_id })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(caller.hashmap.groups.delete({ group_id: group.group_id })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
     expect(await caller.hashmap.mappings.list({ field_id: field.field_id })).toEqual(before);
     await expect(caller.hashmap.groups.get({ group_id: group.group_id })).resolves.toEqual(group);
   });
@@ -102,7 +155,11 @@ describe("updates", () => {
       tenant_id: "t1",
       group_id: group.group_id,
     });
-    const updated = await caller.hashmap.mappings.update({ mapping_id: created.mapping_id, value: "b", cost: "3" });
+    const updated = await caller.hashmap.mappings.update({
+      mapping_id: created.mapping_id,
+      value: "b",
+      cost: "3",
+    });
     expect(updated).toEqual({
       ...created,
       value: "b",

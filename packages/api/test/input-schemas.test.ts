@@ -9,11 +9,17 @@ const COERCIBLE = new Set(["boolean", "number", "bigint", "date"]);
 const WRAPPERS = new Set(["optional", "nullable", "default", "prefault"]);
 
 function coercibleLeaves(schema: z.core.$ZodType, path: string): string[] {
-  const def = schema._zod.def as unknown as { type: string; innerType?: z.core.$ZodType; shape?: Record<string, z.core.$ZodType> };
+  const def = schema._zod.def as unknown as {
+    type: string;
+    innerType?: z.core.$ZodType;
+    shape?: Record<string, z.core.$ZodType>;
+  };
   if (WRAPPERS.has(def.type) && def.innerType) return coercibleLeaves(def.innerType, path);
   if (COERCIBLE.has(def.type)) return [path];
   if (def.type === "object" && def.shape) {
-    return Object.entries(def.shape).flatMap(([key, child]) => coercibleLeaves(child, `${path}.${key}`));
+    return Object.entries(def.shape).flatMap(([key, child]) =>
+      coercibleLeaves(child, `${path}.${key}`),
+    );
   }
   return [];
 }
@@ -27,8 +33,11 @@ describe("procedure inputs", () => {
     expect(procedures.length).toBeGreaterThan(20);
   });
 
-  it.each(procedures)("%s has no input leaf that trpc-to-openapi would coerce", (name, procedure) => {
-    const leaves = procedure._def.inputs.flatMap((input) => coercibleLeaves(input, name));
-    expect(leaves).toEqual([]);
-  });
+  it.each(procedures)(
+    "%s has no input leaf that trpc-to-openapi would coerce",
+    (name, procedure) => {
+      const leaves = procedure._def.inputs.flatMap((input) => coercibleLeaves(input, name));
+      expect(leaves).toEqual([]);
+    },
+  );
 });

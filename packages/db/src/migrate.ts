@@ -25,7 +25,12 @@ export async function migrateDatabase(databaseUrl: string): Promise<void> {
       [prismaCli, "migrate", "deploy", "--config", path.join(packageRoot, "prisma.config.ts")],
       {
         cwd: packageRoot,
-        env: { ...process.env, DATABASE_URL: url, CHECKPOINT_DISABLE: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1" },
+        env: {
+          ...process.env,
+          DATABASE_URL: url,
+          CHECKPOINT_DISABLE: "1",
+          PRISMA_HIDE_UPDATE_MESSAGE: "1",
+        },
       },
     );
   } catch (error) {

@@ -2,7 +2,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isForeignKeyViolation, isUniqueViolation, migrateDatabase, openDatabase, type Database } from "../src/index.js";
+import {
+  isForeignKeyViolation,
+  isUniqueViolation,
+  migrateDatabase,
+  openDatabase,
+  type Database,
+} from "../src/index.js";
 import { resolveDatabaseUrl } from "../src/database.js";
 
 // The rules the database itself must enforce, because they have to hold under concurrency:
@@ -39,7 +45,9 @@ describe("migrations", () => {
     expect(fs.existsSync(path.join(directory, "nested/dir/ratecard.db"))).toBe(true);
     await database.prisma.service.create({ data: { name: "kept-across-migrations" } });
     await migrateDatabase(`file:${directory}/nested/dir/ratecard.db`);
-    expect(await database.prisma.service.count({ where: { name: "kept-across-migrations" } })).toBe(1);
+    expect(await database.prisma.service.count({ where: { name: "kept-across-migrations" } })).toBe(
+      1,
+    );
   });
 
   it("seed the rating modules", async () => {
@@ -56,7 +64,10 @@ describe("rule identity", () => {
   it("makes identical mappings collide when tenant and group are NULL", async () => {
     const { id } = await service("identity-null");
     await database.prisma.mapping.create({ data: { serviceId: id, cost: COST } });
-    await expectRefused(database.prisma.mapping.create({ data: { serviceId: id, cost: COST } }), isUniqueViolation);
+    await expectRefused(
+      database.prisma.mapping.create({ data: { serviceId: id, cost: COST } }),
+      isUniqueViolation,
+    );
   });
 
   it("treats a NULL and an empty service-mapping value as the same rule", async () => {
@@ -73,15 +84,21 @@ describe("rule identity", () => {
     const group = await database.prisma.group.create({ data: { name: "identity-scopes" } });
     await database.prisma.mapping.create({ data: { serviceId: id, cost: COST } });
     await database.prisma.mapping.create({ data: { serviceId: id, cost: COST, tenantId: "t1" } });
-    await database.prisma.mapping.create({ data: { serviceId: id, cost: COST, groupId: group.id } });
+    await database.prisma.mapping.create({
+      data: { serviceId: id, cost: COST, groupId: group.id },
+    });
     expect(await database.prisma.mapping.count({ where: { serviceId: id } })).toBe(3);
   });
 
   it("makes thresholds collide on parent, level, tenant and group", async () => {
     const { id } = await service("identity-threshold");
-    await database.prisma.threshold.create({ data: { serviceId: id, level: "10.00000000", cost: COST } });
+    await database.prisma.threshold.create({
+      data: { serviceId: id, level: "10.00000000", cost: COST },
+    });
     await expectRefused(
-      database.prisma.threshold.create({ data: { serviceId: id, level: "10.00000000", cost: COST } }),
+      database.prisma.threshold.create({
+        data: { serviceId: id, level: "10.00000000", cost: COST },
+      }),
       isUniqueViolation,
     );
   });
@@ -92,7 +109,10 @@ describe("rule identity", () => {
     const second = await service("unique-name-2");
     await database.prisma.field.create({ data: { name: "flavor", serviceId: first.id } });
     await database.prisma.field.create({ data: { name: "flavor", serviceId: second.id } });
-    await expectRefused(database.prisma.field.create({ data: { name: "flavor", serviceId: first.id } }), isUniqueViolation);
+    await expectRefused(
+      database.prisma.field.create({ data: { name: "flavor", serviceId: first.id } }),
+      isUniqueViolation,
+    );
   });
 });
 
@@ -100,21 +120,27 @@ describe("checks", () => {
   it("refuses a rule with both parents or none", async () => {
     const { id } = await service("checks-parent");
     const field = await database.prisma.field.create({ data: { name: "f", serviceId: id } });
-    await expect(database.prisma.mapping.create({ data: { serviceId: id, fieldId: field.id, value: "v", cost: COST } })).rejects.toThrow(
+    await expect(
+      database.prisma.mapping.create({
+        data: { serviceId: id, fieldId: field.id, value: "v", cost: COST },
+      }),
+    ).rejects.toThrow(/hashmap_mappings_one_parent/);
+    await expect(database.prisma.mapping.create({ data: { cost: COST } })).rejects.toThrow(
       /hashmap_mappings_one_parent/,
     );
-    await expect(database.prisma.mapping.create({ data: { cost: COST } })).rejects.toThrow(/hashmap_mappings_one_parent/);
   });
 
   it("refuses a cost or level that is not canonical decimal text, and an unknown type", async () => {
     const { id } = await service("checks-decimal");
-    await expect(database.prisma.mapping.create({ data: { serviceId: id, cost: "0.5" } })).rejects.toThrow(/cost_canonical/);
+    await expect(
+      database.prisma.mapping.create({ data: { serviceId: id, cost: "0.5" } }),
+    ).rejects.toThrow(/cost_canonical/);
     await expect(
       database.prisma.threshold.create({ data: { serviceId: id, level: "10", cost: COST } }),
     ).rejects.toThrow(/level_canonical/);
-    await expect(database.prisma.mapping.create({ data: { serviceId: id, cost: COST, type: "tiered" } })).rejects.toThrow(
-      /hashmap_mappings_type/,
-    );
+    await expect(
+      database.prisma.mapping.create({ data: { serviceId: id, cost: COST, type: "tiered" } }),
+    ).rejects.toThrow(/hashmap_mappings_type/);
   });
 });
 
@@ -123,26 +149,38 @@ describe("foreign keys", () => {
     const { id } = await service("fk-cascade");
     const field = await database.prisma.field.create({ data: { name: "f", serviceId: id } });
     await database.prisma.mapping.create({ data: { fieldId: field.id, value: "a", cost: COST } });
-    await database.prisma.threshold.create({ data: { fieldId: field.id, level: "1.00000000", cost: COST } });
+    await database.prisma.threshold.create({
+      data: { fieldId: field.id, level: "1.00000000", cost: COST },
+    });
     await database.prisma.mapping.create({ data: { serviceId: id, cost: COST } });
     await database.prisma.service.delete({ where: { id } });
     expect(await database.prisma.field.count({ where: { id: field.id } })).toBe(0);
-    expect(await database.prisma.mapping.count({ where: { OR: [{ fieldId: field.id }, { serviceId: id }] } })).toBe(0);
+    expect(
+      await database.prisma.mapping.count({
+        where: { OR: [{ fieldId: field.id }, { serviceId: id }] },
+      }),
+    ).toBe(0);
     expect(await database.prisma.threshold.count({ where: { fieldId: field.id } })).toBe(0);
   });
 
   it("set a deleted group's rules to no group", async () => {
     const { id } = await service("fk-set-null");
     const group = await database.prisma.group.create({ data: { name: "fk-set-null" } });
-    const mapping = await database.prisma.mapping.create({ data: { serviceId: id, cost: COST, groupId: group.id } });
+    const mapping = await database.prisma.mapping.create({
+      data: { serviceId: id, cost: COST, groupId: group.id },
+    });
     await database.prisma.group.delete({ where: { id: group.id } });
-    expect(await database.prisma.mapping.findUnique({ where: { id: mapping.id } })).toMatchObject({ groupId: null });
+    expect(await database.prisma.mapping.findUnique({ where: { id: mapping.id } })).toMatchObject({
+      groupId: null,
+    });
   });
 
   it("refuse a rule whose group does not exist", async () => {
     const { id } = await service("fk-missing");
     await expectRefused(
-      database.prisma.mapping.create({ data: { serviceId: id, cost: COST, groupId: "no-such-group" } }),
+      database.prisma.mapping.create({
+        data: { serviceId: id, cost: COST, groupId: "no-such-group" },
+      }),
       isForeignKeyViolation,
     );
   });
@@ -153,7 +191,10 @@ describe("resolveDatabaseUrl", () => {
     expect(resolveDatabaseUrl("file:./data/x.db")).toBe(`file:${path.resolve("data/x.db")}`);
   });
 
-  it.each(["postgres://localhost/db", "file:", "file::memory:"])("refuses %j with a clear message", (url) => {
-    expect(() => resolveDatabaseUrl(url)).toThrow(/DATABASE_URL|Unsupported/);
-  });
+  it.each(["postgres://localhost/db", "file:", "file::memory:"])(
+    "refuses %j with a clear message",
+    (url) => {
+      expect(() => resolveDatabaseUrl(url)).toThrow(/DATABASE_URL|Unsupported/);
+    },
+  );
 });

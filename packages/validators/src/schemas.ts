@@ -181,17 +181,13 @@ export const ZScriptCreate = z.strictObject({
   name: ZName,
   data: z.string({ error: "Wrong type, expected a string." }),
   script_id: ZUuid.optional(),
-  checksum: z
-    .never({ error: "checksum is computed by the server and cannot be set." })
-    .optional(),
+  checksum: z.never({ error: "checksum is computed by the server and cannot be set." }).optional(),
 });
 export const ZScriptUpdate = z.strictObject({
   script_id: ZPathId,
   name: ZName.optional(),
   data: z.string({ error: "Wrong type, expected a string." }).optional(),
-  checksum: z
-    .never({ error: "checksum is computed by the server and cannot be set." })
-    .optional(),
+  checksum: z.never({ error: "checksum is computed by the server and cannot be set." }).optional(),
 });
 
 export const ZRatingModuleUpdate = z.strictObject({

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { COST_PRECISION, formatCost, formatLevel, LEVEL_PRECISION, parseDecimal } from "../src/decimal.js";
+import {
+  COST_PRECISION,
+  formatCost,
+  formatLevel,
+  LEVEL_PRECISION,
+  parseDecimal,
+} from "../src/decimal.js";
 
 describe("formatCost and formatLevel", () => {
   it.each([
@@ -36,16 +42,29 @@ describe("formatCost and formatLevel", () => {
 });
 
 describe("parseDecimal refuses what cannot be stored exactly", () => {
-  it.each(["NaN", "nan", "Infinity", "-Infinity", "inf", "abc", "", "1,5", "0x10", "1_0", "1.2.3", "--1"])(
-    "refuses %j",
+  it.each([
+    "NaN",
+    "nan",
+    "Infinity",
+    "-Infinity",
+    "inf",
+    "abc",
+    "",
+    "1,5",
+    "0x10",
+    "1_0",
+    "1.2.3",
+    "--1",
+  ])("refuses %j", (input) => {
+    expect(parseDecimal(input, COST_PRECISION).ok).toBe(false);
+  });
+
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])(
+    "refuses the number %s",
     (input) => {
       expect(parseDecimal(input, COST_PRECISION).ok).toBe(false);
     },
   );
-
-  it.each([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])("refuses the number %s", (input) => {
-    expect(parseDecimal(input, COST_PRECISION).ok).toBe(false);
-  });
 
   it.each([true, null, {}, [], undefined])("refuses %j, which is not a number", (input) => {
     expect(parseDecimal(input, COST_PRECISION).ok).toBe(false);

@@ -7,9 +7,12 @@ describe("parseQueryBoolean", () => {
     expect(parseQueryBoolean(word)).toBe(true);
   });
 
-  it.each(["false", "False", "0", "no", ""])("reads %j as false (CloudKitty reads non-empty as true)", (word) => {
-    expect(parseQueryBoolean(word)).toBe(false);
-  });
+  it.each(["false", "False", "0", "no", ""])(
+    "reads %j as false (CloudKitty reads non-empty as true)",
+    (word) => {
+      expect(parseQueryBoolean(word)).toBe(false);
+    },
+  );
 
   it.each(["maybe", "on", "2", "tru"])("has no answer for %j", (word) => {
     expect(parseQueryBoolean(word)).toBeUndefined();

@@ -11,7 +11,11 @@ const docsScreenshot = path.resolve(e2eRoot, "../../docs/screenshots/console.png
  * Saves what the user sees as apps/e2e/screenshots/<name>.png (a test artifact). With
  * UPDATE_DOCS_SCREENSHOT=1, the screen the README shows is also copied to docs/screenshots.
  */
-export async function saveScreen(page: Page, name: string, options: { forReadme?: boolean } = {}): Promise<void> {
+export async function saveScreen(
+  page: Page,
+  name: string,
+  options: { forReadme?: boolean } = {},
+): Promise<void> {
   // Toasts and focus rings come and go; settle before taking the picture.
   await page.waitForLoadState("networkidle");
   const file = path.join(screenshotDir, `${name}.png`);

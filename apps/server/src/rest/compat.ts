@@ -4,12 +4,7 @@ import { isLosslessNumber, parse as parseJsonLosslessly } from "lossless-json";
 import getRawBody from "raw-body";
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import type { Context, RestOutcome } from "@ratecard/api";
-import {
-  describeValidationIssue,
-  HttpFault,
-  sendFault,
-  type ValidationIssue,
-} from "./faults.js";
+import { describeValidationIssue, HttpFault, sendFault, type ValidationIssue } from "./faults.js";
 import { collectRestRoutes, normalizePath, type RestRoute } from "./routes.js";
 
 // CloudKitty's wire behaviour in front of trpc-to-openapi: where ids may come from, trailing
@@ -66,7 +61,8 @@ async function readJsonBody(req: IncomingMessage, limit: number): Promise<JsonOb
   let notText = false;
   try {
     parsed = parseJsonLosslessly(raw, (key, value) => {
-      if (LONE_SURROGATE.test(key) || (typeof value === "string" && LONE_SURROGATE.test(value))) notText = true;
+      if (LONE_SURROGATE.test(key) || (typeof value === "string" && LONE_SURROGATE.test(value)))
+        notText = true;
       if (!isLosslessNumber(value)) return value;
       return DECIMAL_KEYS.has(key) ? value.toString() : Number(value.toString());
     });
@@ -74,7 +70,10 @@ async function readJsonBody(req: IncomingMessage, limit: number): Promise<JsonOb
     throw new HttpFault(400, "Request is not in valid JSON format");
   }
   if (notText) {
-    throw new HttpFault(400, "Request body contains a lone UTF-16 surrogate escape (such as \\ud800): not valid Unicode text");
+    throw new HttpFault(
+      400,
+      "Request body contains a lone UTF-16 surrogate escape (such as \\ud800): not valid Unicode text",
+    );
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw new HttpFault(400, "Request body must be a JSON object");
@@ -94,18 +93,31 @@ function readQuery(url: URL): Record<string, string> {
 function queryValue(key: string, value: unknown): string {
   if (typeof value === "string") return value;
   if (typeof value === "boolean" || typeof value === "number") return String(value);
-  throw new HttpFault(400, `Invalid input for field/attribute ${key}. Value: '${JSON.stringify(value)}'. Wrong type.`);
+  throw new HttpFault(
+    400,
+    `Invalid input for field/attribute ${key}. Value: '${JSON.stringify(value)}'. Wrong type.`,
+  );
 }
 
-function resolveRoute(routes: RestRoute[], method: string, path: string): ResolvedRoute | { relocate: RestRoute } {
+function resolveRoute(
+  routes: RestRoute[],
+  method: string,
+  path: string,
+): ResolvedRoute | { relocate: RestRoute } {
   const direct = routes.find((route) => route.method === method && route.pattern.test(path));
   if (direct) return { route: direct, path };
   // DELETE and PUT on a collection carry the id in the query string or the body (the CLI's form).
-  const relocatable = routes.find((route) => route.method === method && route.collection?.test(path));
+  const relocatable = routes.find(
+    (route) => route.method === method && route.collection?.test(path),
+  );
   if (relocatable && (method === "DELETE" || method === "PUT")) return { relocate: relocatable };
-  const allowed = [...new Set(routes.filter((route) => route.pattern.test(path)).map((route) => route.method))];
+  const allowed = [
+    ...new Set(routes.filter((route) => route.pattern.test(path)).map((route) => route.method)),
+  ];
   if (allowed.length > 0) {
-    throw new HttpFault(405, `The method ${method} is not allowed for this resource`, { Allow: allowed.join(", ") });
+    throw new HttpFault(405, `The method ${method} is not allowed for this resource`, {
+      Allow: allowed.join(", "),
+    });
   }
   throw new HttpFault(404, `Resource not found: ${path}`);
 }
@@ -124,16 +136,23 @@ function takeId(
   const fromQuery = query[param];
   if (fromQuery !== undefined) {
     if (bodyHoldsParameters && body?.[param] !== undefined) {
-      throw new HttpFault(400, `Parameter "${param}" is given in both the query string and the body`);
+      throw new HttpFault(
+        400,
+        `Parameter "${param}" is given in both the query string and the body`,
+      );
     }
     delete query[param];
     return fromQuery;
   }
   const fromBody = body?.[param];
-  if (fromBody === undefined || fromBody === null) throw new HttpFault(400, `Missing argument: "${param}"`);
+  if (fromBody === undefined || fromBody === null)
+    throw new HttpFault(400, `Missing argument: "${param}"`);
   if (typeof fromBody !== "string" || !UUID.test(fromBody)) {
     const shown = typeof fromBody === "string" ? fromBody : JSON.stringify(fromBody);
-    throw new HttpFault(400, `Invalid input for field/attribute ${param}. Value: '${shown}'. Invalid UUID, got '${shown}'`);
+    throw new HttpFault(
+      400,
+      `Invalid input for field/attribute ${param}. Value: '${shown}'. Invalid UUID, got '${shown}'`,
+    );
   }
   return fromBody;
 }
@@ -143,7 +162,12 @@ function takeId(
  * object), but never as another id: CloudKitty's GET and DELETE act on that other id, Ratecard's
  * on the path's, so a caller could not know which object a DELETE removes.
  */
-function requireSameId(param: string, path: string, query: Record<string, string>, body: JsonObject | undefined): void {
+function requireSameId(
+  param: string,
+  path: string,
+  query: Record<string, string>,
+  body: JsonObject | undefined,
+): void {
   const segment = path.slice(path.lastIndexOf("/") + 1);
   let pathId: string;
   try {
@@ -219,8 +243,15 @@ export function createRestHandler(options: RestHandlerOptions) {
       outcomes.set(req, context.rest);
       return context;
     },
-    onError: ({ error, req }: { error: { code: string; cause?: unknown }; req: IncomingMessage }) => {
-      if (error.code === "INTERNAL_SERVER_ERROR") options.onInternalError(error.cause ?? error, req);
+    onError: ({
+      error,
+      req,
+    }: {
+      error: { code: string; cause?: unknown };
+      req: IncomingMessage;
+    }) => {
+      if (error.code === "INTERNAL_SERVER_ERROR")
+        options.onInternalError(error.cause ?? error, req);
     },
   }) as unknown as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -232,7 +263,10 @@ export function createRestHandler(options: RestHandlerOptions) {
     try {
       let path = normalizePath(url.pathname);
       const query = readQuery(url);
-      const body = method === "GET" || method === "HEAD" ? undefined : await readJsonBody(req, options.bodyLimitBytes);
+      const body =
+        method === "GET" || method === "HEAD"
+          ? undefined
+          : await readJsonBody(req, options.bodyLimitBytes);
       const resolved = resolveRoute(routes, method, path);
       if ("relocate" in resolved) {
         route = resolved.relocate;
@@ -246,7 +280,11 @@ export function createRestHandler(options: RestHandlerOptions) {
         // DELETE with a JSON body: its keys are parameters, like the query string's.
         for (const [key, value] of Object.entries(body)) {
           if (key === route.idParam) continue;
-          if (key in query) throw new HttpFault(400, `Parameter "${key}" is given in both the query string and the body`);
+          if (key in query)
+            throw new HttpFault(
+              400,
+              `Parameter "${key}" is given in both the query string and the body`,
+            );
           query[key] = queryValue(key, value);
         }
       }
@@ -279,7 +317,9 @@ export function createRestHandler(options: RestHandlerOptions) {
         headers.Location = `http://${host}${path}/${outcome.createdId}`;
       }
       // A decimal string's JSON text, unquoted, is the exact JSON number.
-      const payload = route.decimalAsJsonNumber ? (JSON.parse(answer.body ?? '"0"') as string) : answer.body;
+      const payload = route.decimalAsJsonNumber
+        ? (JSON.parse(answer.body ?? '"0"') as string)
+        : answer.body;
       res.writeHead(outcome.status ?? answer.status, headers).end(payload);
     } catch (error) {
       if (error instanceof HttpFault) {

@@ -36,7 +36,12 @@ export function sendJson(
   res.end(payload);
 }
 
-export function sendFault(res: ServerResponse, status: number, faultstring: string, headers?: Record<string, string>): void {
+export function sendFault(
+  res: ServerResponse,
+  status: number,
+  faultstring: string,
+  headers?: Record<string, string>,
+): void {
   sendJson(res, status, faultBody(status, faultstring), headers);
 }
 

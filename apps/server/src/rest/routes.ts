@@ -19,13 +19,17 @@ export interface RestRoute {
 function templatePattern(template: string): RegExp {
   const segments = template
     .split("/")
-    .map((segment) => (/^\{\w+\}$/.test(segment) ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+    .map((segment) =>
+      /^\{\w+\}$/.test(segment) ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+    );
   return new RegExp(`^${segments.join("/")}$`, "i");
 }
 
 export function collectRestRoutes(router: AnyRouter): RestRoute[] {
   const routes: RestRoute[] = [];
-  for (const procedure of Object.values(router._def.procedures as Record<string, { _def: { meta?: RatecardMeta } }>)) {
+  for (const procedure of Object.values(
+    router._def.procedures as Record<string, { _def: { meta?: RatecardMeta } }>,
+  )) {
     const meta = procedure._def.meta;
     if (!meta?.openapi) continue;
     const { method, path } = meta.openapi;

@@ -18,25 +18,42 @@ export interface RequestOptions {
 
 /** A small REST client for tests: real HTTP to the test server, every answer kept whole. */
 export function createClient(baseUrl: string) {
-  async function request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  async function request<T = any>(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse<T>> {
     const url = new URL(path, baseUrl);
-    for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, value);
+    for (const [key, value] of Object.entries(options.query ?? {}))
+      url.searchParams.set(key, value);
     const body =
-      options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+      options.body === undefined
+        ? undefined
+        : typeof options.body === "string"
+          ? options.body
+          : JSON.stringify(options.body);
     const response = await fetch(url, {
       method,
       headers: { "Content-Type": "application/json", ...options.headers },
       body,
     });
     const text = await response.text();
-    return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
+    return {
+      status: response.status,
+      headers: response.headers,
+      text,
+      body: text ? JSON.parse(text) : undefined,
+    };
   }
   return {
     request,
     get: <T = any>(path: string, options?: RequestOptions) => request<T>("GET", path, options),
-    post: <T = any>(path: string, body: unknown, options?: RequestOptions) => request<T>("POST", path, { ...options, body }),
-    put: <T = any>(path: string, body: unknown, options?: RequestOptions) => request<T>("PUT", path, { ...options, body }),
-    delete: <T = any>(path: string, options?: RequestOptions) => request<T>("DELETE", path, options),
+    post: <T = any>(path: string, body: unknown, options?: RequestOptions) =>
+      request<T>("POST", path, { ...options, body }),
+    put: <T = any>(path: string, body: unknown, options?: RequestOptions) =>
+      request<T>("PUT", path, { ...options, body }),
+    delete: <T = any>(path: string, options?: RequestOptions) =>
+      request<T>("DELETE", path, options),
   };
 }
 

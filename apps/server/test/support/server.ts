@@ -5,7 +5,10 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const serverEntry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/main.js");
+const serverEntry = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../dist/main.js",
+);
 
 export interface TestServer {
   baseUrl: string;
@@ -33,10 +36,13 @@ export async function freePort(): Promise<number> {
  * Starts the built server (dist/main.js) as its own process on a free port with a fresh SQLite
  * file in a temporary directory, and waits until it answers.
  */
-export async function startServer(options: { env?: Record<string, string>; databasePath?: string } = {}): Promise<TestServer> {
+export async function startServer(
+  options: { env?: Record<string, string>; databasePath?: string } = {},
+): Promise<TestServer> {
   const port = await freePort();
   const databasePath =
-    options.databasePath ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-test-")), "ratecard.db");
+    options.databasePath ??
+    path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-test-")), "ratecard.db");
   const child = spawn(process.execPath, [serverEntry], {
     env: {
       ...process.env,
@@ -54,7 +60,8 @@ export async function startServer(options: { env?: Record<string, string>; datab
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null)
+      throw new Error(`server exited with ${child.exitCode}:\n${output}`);
     try {
       const response = await fetch(`${baseUrl}/healthz`);
       if (response.ok) break;

@@ -58,11 +58,13 @@ export function DataTable<T>({
     columns,
     getRowId,
     state: { sorting, globalFilter },
-    onSortingChange: (updater) => onSortingChange(typeof updater === "function" ? updater(sorting) : updater),
+    onSortingChange: (updater) =>
+      onSortingChange(typeof updater === "function" ? updater(sorting) : updater),
     getCoreRowModel: getCoreRowModel(),
     getSortedRowModel: getSortedRowModel(),
     getFilteredRowModel: getFilteredRowModel(),
-    globalFilterFn: (row: Row<T>, _columnId, filter: string) => (globalFilterFn ? globalFilterFn(row.original, filter) : true),
+    globalFilterFn: (row: Row<T>, _columnId, filter: string) =>
+      globalFilterFn ? globalFilterFn(row.original, filter) : true,
     enableMultiSort: false,
   });
   const rows = table.getRowModel().rows;
@@ -80,7 +82,9 @@ export function DataTable<T>({
 
   const virtualRows = virtualized ? virtualizer.getVirtualItems() : [];
   const paddingTop = virtualized ? (virtualRows[0]?.start ?? 0) : 0;
-  const paddingBottom = virtualized ? virtualizer.getTotalSize() - (virtualRows.at(-1)?.end ?? 0) : 0;
+  const paddingBottom = virtualized
+    ? virtualizer.getTotalSize() - (virtualRows.at(-1)?.end ?? 0)
+    : 0;
   const visibleRows = virtualized
     ? virtualRows.flatMap((item) => {
         const row = rows[item.index];
@@ -95,7 +99,11 @@ export function DataTable<T>({
       className={virtualized ? "table-scroll virtual" : "table-scroll"}
       {...(virtualized && { tabIndex: 0, role: "region", "aria-label": `${label}, scrollable` })}
     >
-      <table className="data-table" aria-label={label} aria-rowcount={virtualized ? rows.length + 1 : undefined}>
+      <table
+        className="data-table"
+        aria-label={label}
+        aria-rowcount={virtualized ? rows.length + 1 : undefined}
+      >
         <thead>
           {table.getHeaderGroups().map((headerGroup) => (
             <tr key={headerGroup.id}>
@@ -107,11 +115,21 @@ export function DataTable<T>({
                   <th
                     key={header.id}
                     scope="col"
-                    aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}
-                    style={header.column.columnDef.size ? { width: header.column.columnDef.size } : undefined}
+                    aria-sort={
+                      sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined
+                    }
+                    style={
+                      header.column.columnDef.size
+                        ? { width: header.column.columnDef.size }
+                        : undefined
+                    }
                   >
                     {canSort ? (
-                      <button type="button" className="sort-button" onClick={header.column.getToggleSortingHandler()}>
+                      <button
+                        type="button"
+                        className="sort-button"
+                        onClick={header.column.getToggleSortingHandler()}
+                      >
                         {content}
                         <span className="sort-indicator" aria-hidden="true">
                           {sorted === "asc" ? "▲" : sorted === "desc" ? "▼" : "↕"}

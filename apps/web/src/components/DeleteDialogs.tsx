@@ -51,13 +51,24 @@ function Failure({ message }: { message: string | null }) {
 
 function CountingNote({ isPending, isError }: { isPending: boolean; isError: boolean }) {
   if (isPending) return <p className="muted">Counting what goes with it…</p>;
-  if (isError) return <p className="alert error">Could not count what goes with it; the delete removes everything beneath it.</p>;
+  if (isError)
+    return (
+      <p className="alert error">
+        Could not count what goes with it; the delete removes everything beneath it.
+      </p>
+    );
   return null;
 }
 
-export function DeleteServiceDialog({ service, onClose, onDeleted }: DeleteDialogProps & { service: TService }) {
+export function DeleteServiceDialog({
+  service,
+  onClose,
+  onDeleted,
+}: DeleteDialogProps & { service: TService }) {
   const trpc = useTRPC();
-  const impact = useQuery(trpc.console.serviceDeletionImpact.queryOptions({ service_id: service.service_id }));
+  const impact = useQuery(
+    trpc.console.serviceDeletionImpact.queryOptions({ service_id: service.service_id }),
+  );
   const remove = useMutation(trpc.hashmap.services.delete.mutationOptions());
   const { failure, run } = useDeleteFlow(onDeleted);
   return (
@@ -69,7 +80,10 @@ export function DeleteServiceDialog({ service, onClose, onDeleted }: DeleteDialo
       pending={remove.isPending}
       confirmDisabled={impact.isPending}
       onConfirm={() =>
-        void run(() => remove.mutateAsync({ service_id: service.service_id }), `Service “${service.name}” deleted`)
+        void run(
+          () => remove.mutateAsync({ service_id: service.service_id }),
+          `Service “${service.name}” deleted`,
+        )
       }
     >
       <CountingNote isPending={impact.isPending} isError={impact.isError} />
@@ -86,7 +100,9 @@ export function DeleteFieldDialog({
   onDeleted,
 }: DeleteDialogProps & { field: TField }) {
   const trpc = useTRPC();
-  const impact = useQuery(trpc.console.fieldDeletionImpact.queryOptions({ field_id: field.field_id }));
+  const impact = useQuery(
+    trpc.console.fieldDeletionImpact.queryOptions({ field_id: field.field_id }),
+  );
   const remove = useMutation(trpc.hashmap.fields.delete.mutationOptions());
   const { failure, run } = useDeleteFlow(onDeleted);
   return (
@@ -97,7 +113,12 @@ export function DeleteFieldDialog({
       confirmLabel="Delete field"
       pending={remove.isPending}
       confirmDisabled={impact.isPending}
-      onConfirm={() => void run(() => remove.mutateAsync({ field_id: field.field_id }), `Field “${field.name}” deleted`)}
+      onConfirm={() =>
+        void run(
+          () => remove.mutateAsync({ field_id: field.field_id }),
+          `Field “${field.name}” deleted`,
+        )
+      }
     >
       <CountingNote isPending={impact.isPending} isError={impact.isError} />
       {impact.data && <p>{fieldDeletionText(field.name, impact.data)}</p>}
@@ -113,7 +134,9 @@ export function DeleteGroupDialog({
   onDeleted,
 }: DeleteDialogProps & { group: TGroup }) {
   const trpc = useTRPC();
-  const impact = useQuery(trpc.console.groupDeletionImpact.queryOptions({ group_id: group.group_id }));
+  const impact = useQuery(
+    trpc.console.groupDeletionImpact.queryOptions({ group_id: group.group_id }),
+  );
   const remove = useMutation(trpc.hashmap.groups.delete.mutationOptions());
   const { failure, run } = useDeleteFlow(onDeleted);
   const [mode, setMode] = useState<GroupDeletionMode | "">("");
@@ -128,13 +151,18 @@ export function DeleteGroupDialog({
       confirmDisabled={impact.isPending || (hasRules && mode === "")}
       onConfirm={() =>
         void run(
-          () => remove.mutateAsync({ group_id: group.group_id, recursive: mode === "delete-rules" }),
-          mode === "delete-rules" ? `Group “${group.name}” and its rules deleted` : `Group “${group.name}” deleted`,
+          () =>
+            remove.mutateAsync({ group_id: group.group_id, recursive: mode === "delete-rules" }),
+          mode === "delete-rules"
+            ? `Group “${group.name}” and its rules deleted`
+            : `Group “${group.name}” deleted`,
         )
       }
     >
       <CountingNote isPending={impact.isPending} isError={impact.isError} />
-      {impact.data && !hasRules && <p>{groupDeletionText(group.name, impact.data, "keep-rules")}</p>}
+      {impact.data && !hasRules && (
+        <p>{groupDeletionText(group.name, impact.data, "keep-rules")}</p>
+      )}
       {impact.data && hasRules && (
         <fieldset className="choice">
           <legend>What should happen to its rules?</legend>
@@ -150,7 +178,9 @@ export function DeleteGroupDialog({
               </RadioGroup.Item>
               <span>
                 <strong>Keep the rules</strong>
-                <span className="radio-text">{groupDeletionText(group.name, impact.data, "keep-rules")}</span>
+                <span className="radio-text">
+                  {groupDeletionText(group.name, impact.data, "keep-rules")}
+                </span>
               </span>
             </label>
             <label className="radio-card">
@@ -159,7 +189,9 @@ export function DeleteGroupDialog({
               </RadioGroup.Item>
               <span>
                 <strong>Delete the rules too</strong>
-                <span className="radio-text">{groupDeletionText(group.name, impact.data, "delete-rules")}</span>
+                <span className="radio-text">
+                  {groupDeletionText(group.name, impact.data, "delete-rules")}
+                </span>
               </span>
             </label>
           </RadioGroup.Root>
@@ -222,7 +254,12 @@ export function DeleteScriptDialog({
       title={`Delete script “${script.name}”?`}
       confirmLabel="Delete script"
       pending={remove.isPending}
-      onConfirm={() => void run(() => remove.mutateAsync({ script_id: script.script_id }), `Script “${script.name}” deleted`)}
+      onConfirm={() =>
+        void run(
+          () => remove.mutateAsync({ script_id: script.script_id }),
+          `Script “${script.name}” deleted`,
+        )
+      }
     >
       <p>The PyScripts module stops running it at the next rating. This cannot be undone.</p>
       <Failure message={failure} />

@@ -1,7 +1,15 @@
 import type { ReactNode } from "react";
 
 /** Shown when a list has nothing yet: says what the thing is and invites creating the first one. */
-export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
+export function EmptyState({
+  title,
+  children,
+  action,
+}: {
+  title: string;
+  children?: ReactNode;
+  action?: ReactNode;
+}) {
   return (
     <div className="empty-state">
       <p className="empty-title">{title}</p>

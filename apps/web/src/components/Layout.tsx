@@ -39,7 +39,11 @@ export function Layout() {
             <ul>
               {section.links.map((link) => (
                 <li key={link.to}>
-                  <Link to={link.to} className="nav-link" activeProps={{ className: "nav-link active", "aria-current": "page" }}>
+                  <Link
+                    to={link.to}
+                    className="nav-link"
+                    activeProps={{ className: "nav-link active", "aria-current": "page" }}
+                  >
                     {link.label}
                   </Link>
                 </li>

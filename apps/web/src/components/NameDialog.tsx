@@ -37,7 +37,10 @@ export function NameDialog({
   const form = useForm<{ name: string }>({
     defaultValues: { name: "" },
     resolver: zodResolver(
-      z.object({ name: z.string() }).transform((values) => ({ ...extraInput, ...values })).pipe(schema),
+      z
+        .object({ name: z.string() })
+        .transform((values) => ({ ...extraInput, ...values }))
+        .pipe(schema),
     ),
   });
   const { errors, isSubmitting } = form.formState;
@@ -49,7 +52,11 @@ export function NameDialog({
       onOpenChange(false);
     } catch (error) {
       const problem = describeProblem(error);
-      form.setError("name", { message: problem.fieldErrors.name ?? problem.message }, { shouldFocus: true });
+      form.setError(
+        "name",
+        { message: problem.fieldErrors.name ?? problem.message },
+        { shouldFocus: true },
+      );
     }
   });
 
@@ -68,7 +75,9 @@ export function NameDialog({
           <Dialog.Description className="dialog-body">{description}</Dialog.Description>
           <form onSubmit={(event) => void submit(event)} noValidate>
             <FormField label={nameLabel} hint={nameHint} error={errors.name?.message} required>
-              {(a11y) => <input {...a11y} {...form.register("name")} className="input" autoComplete="off" />}
+              {(a11y) => (
+                <input {...a11y} {...form.register("name")} className="input" autoComplete="off" />
+              )}
             </FormField>
             <div className="dialog-actions">
               <Dialog.Close className="button" type="button">

@@ -69,7 +69,10 @@ export function NamedResourceListPage<T extends { name: string }>({
 }) {
   const { filter, sorting, setFilter, setSorting } = useListSearch(from);
   const [deleting, setDeleting] = useState<T | null>(null);
-  const columnsWithDelete = useMemo(() => [...columns, deleteActionColumn<T>(noun, setDeleting)], [columns, noun]);
+  const columnsWithDelete = useMemo(
+    () => [...columns, deleteActionColumn<T>(noun, setDeleting)],
+    [columns, noun],
+  );
   const closeDeleteDialog = () => setDeleting(null);
 
   return (
@@ -110,7 +113,10 @@ export function NamedResourceListPage<T extends { name: string }>({
                 globalFilter={filter}
                 globalFilterFn={nameContains}
                 empty={
-                  <EmptyState title={`No ${plural} yet`} action={renderCreate(`Create the first ${noun}`)}>
+                  <EmptyState
+                    title={`No ${plural} yet`}
+                    action={renderCreate(`Create the first ${noun}`)}
+                  >
                     {emptyText}
                   </EmptyState>
                 }

@@ -14,11 +14,21 @@ export function LoadingRows({ label = "Loading…", rows = 4 }: { label?: string
   );
 }
 
-export function ErrorPanel({ error, onRetry, title }: { error: unknown; onRetry?: () => void; title?: string }) {
+export function ErrorPanel({
+  error,
+  onRetry,
+  title,
+}: {
+  error: unknown;
+  onRetry?: () => void;
+  title?: string;
+}) {
   const problem = describeProblem(error);
   return (
     <div className="alert error" role="alert">
-      <p className="alert-title">{title ?? (problem.code === "NETWORK" ? "The server is not answering" : "Loading failed")}</p>
+      <p className="alert-title">
+        {title ?? (problem.code === "NETWORK" ? "The server is not answering" : "Loading failed")}
+      </p>
       <p>{problem.message}</p>
       {onRetry && (
         <button type="button" className="button" onClick={onRetry}>
@@ -55,7 +65,15 @@ export function QueryState<T>({
   return <>{children(query.data as T)}</>;
 }
 
-export function MissingRecord({ what, backTo, backLabel }: { what: string; backTo: string; backLabel: string }) {
+export function MissingRecord({
+  what,
+  backTo,
+  backLabel,
+}: {
+  what: string;
+  backTo: string;
+  backLabel: string;
+}) {
   return (
     <section className="panel empty-state" role="alert">
       <h1>{what} not found</h1>

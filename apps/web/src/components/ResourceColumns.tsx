@@ -14,7 +14,9 @@ function capitalized(noun: string): string {
 }
 
 /** The sortable name, rendered as a link to the record; the caller builds the typed `Link`. */
-export function nameLinkColumn<T extends NamedRecord>(renderLink: (record: T) => ReactNode): ColumnDef<T, string> {
+export function nameLinkColumn<T extends NamedRecord>(
+  renderLink: (record: T) => ReactNode,
+): ColumnDef<T, string> {
   return {
     id: "name",
     accessorFn: (record) => record.name,
@@ -35,7 +37,10 @@ export function idColumn<T>(noun: string, idOf: (record: T) => string): ColumnDe
 }
 
 /** A Delete button per row; `onDelete` opens the confirmation. */
-export function deleteActionColumn<T extends NamedRecord>(noun: string, onDelete: (record: T) => void): ColumnDef<T> {
+export function deleteActionColumn<T extends NamedRecord>(
+  noun: string,
+  onDelete: (record: T) => void,
+): ColumnDef<T> {
   return {
     id: "actions",
     header: () => <span className="visually-hidden">Actions</span>,

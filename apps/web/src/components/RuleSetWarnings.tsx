@@ -2,7 +2,12 @@ import { Link } from "@tanstack/react-router";
 import { useId, useMemo, useState } from "react";
 import type { TRuleSetWarning } from "@ratecard/validators";
 import { describeRule, indexRules, type RuleLookups, type RuleRow } from "../lib/rules";
-import { bySeverity, describeWarning, type WarningDescription, type WarningRule } from "../lib/warnings";
+import {
+  bySeverity,
+  describeWarning,
+  type WarningDescription,
+  type WarningRule,
+} from "../lib/warnings";
 import { ErrorPanel } from "./QueryState";
 
 /** A rule set with hundreds of tenant overrides must not push the page's own content out of sight. */
@@ -38,14 +43,20 @@ export function RuleSetWarnings({
   const rulesById = useMemo(() => indexRules(rules), [rules]);
   const described = useMemo(() => {
     const warnings = query.data?.warnings ?? [];
-    return bySeverity(only ? only(warnings) : warnings).map((warning) => describeWarning(warning, lookups, rulesById));
+    return bySeverity(only ? only(warnings) : warnings).map((warning) =>
+      describeWarning(warning, lookups, rulesById),
+    );
   }, [query.data, only, lookups, rulesById]);
   const shown = showAll ? described : described.slice(0, COLLAPSED_COUNT);
   const previewService = described.find((warning) => warning.service)?.service?.name;
 
   if (query.isError) {
     return (
-      <ErrorPanel error={query.error} onRetry={() => void query.refetch()} title="The rules could not be checked for pricing traps" />
+      <ErrorPanel
+        error={query.error}
+        onRetry={() => void query.refetch()}
+        title="The rules could not be checked for pricing traps"
+      />
     );
   }
   if (described.length === 0) return null;
@@ -67,7 +78,12 @@ export function RuleSetWarnings({
         ))}
       </ul>
       {described.length > COLLAPSED_COUNT && (
-        <button type="button" className="button small" aria-expanded={showAll} onClick={() => setShowAll(!showAll)}>
+        <button
+          type="button"
+          className="button small"
+          aria-expanded={showAll}
+          onClick={() => setShowAll(!showAll)}
+        >
           {showAll ? "Show fewer warnings" : `Show all ${described.length} warnings`}
         </button>
       )}
@@ -130,7 +146,10 @@ function InvolvedRule({ rule }: { rule: WarningRule }) {
   return (
     <>
       {role}
-      <Link to={row.kind === "mapping" ? "/hashmap/mappings/$ruleId" : "/hashmap/thresholds/$ruleId"} params={{ ruleId: row.id }}>
+      <Link
+        to={row.kind === "mapping" ? "/hashmap/mappings/$ruleId" : "/hashmap/thresholds/$ruleId"}
+        params={{ ruleId: row.id }}
+      >
         {describeRule(row)}
       </Link>
       <span className="muted">

@@ -24,7 +24,13 @@ export function ruleColumns({
 }) {
   return [
     ...(showKind
-      ? [column.accessor("kind", { header: "Kind", size: 110, cell: (info) => <span className="tag">{info.getValue()}</span> })]
+      ? [
+          column.accessor("kind", {
+            header: "Kind",
+            size: 110,
+            cell: (info) => <span className="tag">{info.getValue()}</span>,
+          }),
+        ]
       : []),
     ...(showAttachedTo
       ? [
@@ -85,7 +91,12 @@ export function ruleColumns({
       : []),
     column.accessor("tenant", {
       header: "Tenant",
-      cell: (info) => (info.getValue() ? <span className="mono">{info.getValue()}</span> : <span className="muted">All tenants</span>),
+      cell: (info) =>
+        info.getValue() ? (
+          <span className="mono">{info.getValue()}</span>
+        ) : (
+          <span className="muted">All tenants</span>
+        ),
     }),
     column.display({
       id: "actions",
@@ -97,7 +108,9 @@ export function ruleColumns({
         return (
           <span className="row-actions">
             <Link
-              to={row.kind === "mapping" ? "/hashmap/mappings/$ruleId" : "/hashmap/thresholds/$ruleId"}
+              to={
+                row.kind === "mapping" ? "/hashmap/mappings/$ruleId" : "/hashmap/thresholds/$ruleId"
+              }
               params={{ ruleId: row.id }}
               className="button small"
               aria-label={`Edit ${label}`}
@@ -142,7 +155,13 @@ export function RuleTable({
   const [sorting, setSorting] = useState<SortingState>([]);
   const [deleting, setDeleting] = useState<RuleRow | null>(null);
   const columns = useMemo(
-    () => ruleColumns({ ...(matchHeader && { matchHeader }), showAttachedTo, showGroup, onDelete: setDeleting }),
+    () =>
+      ruleColumns({
+        ...(matchHeader && { matchHeader }),
+        showAttachedTo,
+        showGroup,
+        onDelete: setDeleting,
+      }),
     [matchHeader, showAttachedTo, showGroup],
   );
   return (

@@ -7,7 +7,15 @@ import { QueryState, type QueryLike } from "./QueryState";
 import { RuleTable } from "./RuleTable";
 
 /** A tab naming a list, with the list's length ("…" while it loads). */
-export function CountedTab({ value, label, count }: { value: string; label: string; count: number | undefined }) {
+export function CountedTab({
+  value,
+  label,
+  count,
+}: {
+  value: string;
+  label: string;
+  count: number | undefined;
+}) {
   return (
     <Tabs.Trigger value={value} className="tab">
       {label} <span className="count">{count ?? "…"}</span>
@@ -22,7 +30,15 @@ export interface NewRuleSearch {
   group_id?: string;
 }
 
-function AddRuleLink({ kind, search, label }: { kind: RuleKind; search: NewRuleSearch; label: string }) {
+function AddRuleLink({
+  kind,
+  search,
+  label,
+}: {
+  kind: RuleKind;
+  search: NewRuleSearch;
+  label: string;
+}) {
   const to = kind === "mapping" ? "/hashmap/mappings/new" : "/hashmap/thresholds/new";
   return (
     <Link to={to} search={search} className="button primary">

@@ -33,7 +33,8 @@ function isZero(match: RegExpExecArray): boolean {
 function compareMagnitudes(left: RegExpExecArray, right: RegExpExecArray): number {
   const leftInteger = (left[2] ?? "0").replace(/^0+/, "");
   const rightInteger = (right[2] ?? "0").replace(/^0+/, "");
-  if (leftInteger.length !== rightInteger.length) return leftInteger.length < rightInteger.length ? -1 : 1;
+  if (leftInteger.length !== rightInteger.length)
+    return leftInteger.length < rightInteger.length ? -1 : 1;
   if (leftInteger !== rightInteger) return leftInteger < rightInteger ? -1 : 1;
   const width = Math.max(left[3]?.length ?? 0, right[3]?.length ?? 0);
   const leftFraction = (left[3] ?? "").padEnd(width, "0");

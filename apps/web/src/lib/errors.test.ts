@@ -1,6 +1,12 @@
 import { TRPCClientError } from "@trpc/client";
 import { describe, expect, it } from "vitest";
-import { describeProblem, isNotFound, shouldRetryQuery, UNREACHABLE_MESSAGE, withoutUuidSuffix } from "./errors";
+import {
+  describeProblem,
+  isNotFound,
+  shouldRetryQuery,
+  UNREACHABLE_MESSAGE,
+  withoutUuidSuffix,
+} from "./errors";
 
 function apiError(message: string, data: Record<string, unknown>) {
   return new TRPCClientError(message, { result: { error: { message, code: -32600, data } } });
@@ -14,7 +20,11 @@ describe("describeProblem", () => {
         httpStatus: 409,
       }),
     );
-    expect(problem).toEqual({ code: "CONFLICT", message: "Service volume.size already exists.", fieldErrors: {} });
+    expect(problem).toEqual({
+      code: "CONFLICT",
+      message: "Service volume.size already exists.",
+      fieldErrors: {},
+    });
   });
 
   it("puts validation messages on the fields they concern", () => {
@@ -41,14 +51,16 @@ describe("describeProblem", () => {
   });
 
   it("does not pass on internal errors' text", () => {
-    const problem = describeProblem(apiError("SQLITE_BUSY: database is locked", { code: "INTERNAL_SERVER_ERROR" }));
+    const problem = describeProblem(
+      apiError("SQLITE_BUSY: database is locked", { code: "INTERNAL_SERVER_ERROR" }),
+    );
     expect(problem.message).not.toContain("SQLITE");
   });
 
   it("keeps domain messages as sentences", () => {
-    expect(describeProblem(apiError("You must specify one parent.", { code: "BAD_REQUEST" })).message).toBe(
-      "You must specify one parent.",
-    );
+    expect(
+      describeProblem(apiError("You must specify one parent.", { code: "BAD_REQUEST" })).message,
+    ).toBe("You must specify one parent.");
     expect(withoutUuidSuffix("No such group: None (UUID: x)")).toBe("No such group: None");
   });
 });

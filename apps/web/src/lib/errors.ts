@@ -66,7 +66,8 @@ export function describeProblem(error: unknown): ProblemDescription {
   if (code === "INTERNAL_SERVER_ERROR") {
     return {
       code,
-      message: "The server failed to handle this request. Nothing was changed; try again, and check the server log if it persists.",
+      message:
+        "The server failed to handle this request. Nothing was changed; try again, and check the server log if it persists.",
       fieldErrors,
     };
   }

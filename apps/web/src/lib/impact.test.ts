@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { countOf, fieldDeletionText, groupDeletionText, joinWithAnd, serviceDeletionText } from "./impact";
+import {
+  countOf,
+  fieldDeletionText,
+  groupDeletionText,
+  joinWithAnd,
+  serviceDeletionText,
+} from "./impact";
 
 describe("deletion texts", () => {
   it("counts in words with the right plural", () => {

@@ -38,7 +38,11 @@ export function fieldDeletionText(name: string, counts: RuleCounts): string {
 
 export type GroupDeletionMode = "keep-rules" | "delete-rules";
 
-export function groupDeletionText(name: string, counts: RuleCounts, mode: GroupDeletionMode): string {
+export function groupDeletionText(
+  name: string,
+  counts: RuleCounts,
+  mode: GroupDeletionMode,
+): string {
   const rules = joinWithAnd(ruleParts(counts));
   if (counts.mappings + counts.thresholds === 0) {
     return `Group “${name}” has no mappings or thresholds. Only the group is deleted.`;

@@ -28,7 +28,9 @@ const form = (patch: Partial<PreviewForm> = {}): PreviewForm => ({
 describe("the preview's query string", () => {
   it("keeps its own parameters as text and drops the rest", () => {
     const search = parsePreviewSearch(
-      parseSearch("?service=volume.size&quantity=0080&tenant=123&meta.volume_type=ssd&meta.=x&meta.region=eu&tab=x&meta.empty="),
+      parseSearch(
+        "?service=volume.size&quantity=0080&tenant=123&meta.volume_type=ssd&meta.=x&meta.region=eu&tab=x&meta.empty=",
+      ),
     );
     expect(search).toEqual({
       service: "volume.size",
@@ -41,7 +43,9 @@ describe("the preview's query string", () => {
 
   it("fills the field inputs and puts other keys in rows, in URL order", () => {
     const restored = formFromSearch(
-      parsePreviewSearch(parseSearch("?service=volume.size&meta.region=eu&meta.vcpus=4&meta.zone=a")),
+      parsePreviewSearch(
+        parseSearch("?service=volume.size&meta.region=eu&meta.vcpus=4&meta.zone=a"),
+      ),
       fieldNames,
     );
     expect(restored).toEqual({
@@ -64,9 +68,13 @@ describe("the preview's query string", () => {
       extraRows: [{ id: 3, key: " region ", value: "eu" }],
     });
     const text = stringifySearch(previewSearch(typed, fieldNames));
-    expect(text).toBe("?service=volume.size&quantity=80&tenant=acme&meta.volume_type=ssd&meta.region=eu");
+    expect(text).toBe(
+      "?service=volume.size&quantity=80&tenant=acme&meta.volume_type=ssd&meta.region=eu",
+    );
     const again = formFromSearch(parsePreviewSearch(parseSearch(text)), fieldNames);
-    expect(buildPreviewRequest(again, fieldNames).request).toEqual(buildPreviewRequest(typed, fieldNames).request);
+    expect(buildPreviewRequest(again, fieldNames).request).toEqual(
+      buildPreviewRequest(typed, fieldNames).request,
+    );
   });
 });
 
@@ -100,10 +108,13 @@ describe("the preview request", () => {
       request: null,
       errors: { rows: {}, quantity: "Not a decimal number (NaN and infinities are refused)." },
     });
-    expect(buildPreviewRequest(form({ quantity: "  " }), fieldNames).errors.quantity).toBe("Enter a quantity, for example 80.");
-    expect(buildPreviewRequest(form({ quantity: "0.00000000000000000000000000001" }), fieldNames).errors.quantity).toBe(
-      "More than 28 fractional digits cannot be stored exactly.",
+    expect(buildPreviewRequest(form({ quantity: "  " }), fieldNames).errors.quantity).toBe(
+      "Enter a quantity, for example 80.",
     );
+    expect(
+      buildPreviewRequest(form({ quantity: "0.00000000000000000000000000001" }), fieldNames).errors
+        .quantity,
+    ).toBe("More than 28 fractional digits cannot be stored exactly.");
     expect(buildPreviewRequest(form({ quantity: "-3" }), fieldNames).request?.volume).toBe("-3");
   });
 
@@ -128,7 +139,10 @@ describe("the preview request", () => {
   });
 
   it("waits for a service", () => {
-    expect(buildPreviewRequest(form({ service: "" }), fieldNames)).toEqual({ request: null, errors: { rows: {} } });
+    expect(buildPreviewRequest(form({ service: "" }), fieldNames)).toEqual({
+      request: null,
+      errors: { rows: {} },
+    });
   });
 
   it("leaves the tenant out when empty", () => {
@@ -162,32 +176,49 @@ const threshold = (kind: "service" | "field", type: "flat" | "rate") => ({
 
 describe("explaining a group's price", () => {
   it("writes CloudKitty's formula with the point's numbers, thresholds before or after the quantity", () => {
-    expect(groupFormula(group({}), "80")).toEqual({ symbols: "rate × flat × quantity", numbers: "1 × 0.001 × 80 = 0.08" });
-    expect(groupFormula(group({ threshold: threshold("service", "rate"), price: "0.2375" }), "250")).toEqual({
+    expect(groupFormula(group({}), "80")).toEqual({
+      symbols: "rate × flat × quantity",
+      numbers: "1 × 0.001 × 80 = 0.08",
+    });
+    expect(
+      groupFormula(group({ threshold: threshold("service", "rate"), price: "0.2375" }), "250"),
+    ).toEqual({
       symbols: "rate × flat × quantity × threshold",
       numbers: "1 × 0.001 × 250 × 0.95 = 0.2375",
     });
-    expect(groupFormula(group({ threshold: threshold("service", "flat"), price: "1.2" }), "250").numbers).toBe(
-      "1 × 0.001 × 250 + 0.95 = 1.2",
-    );
-    expect(groupFormula(group({ threshold: threshold("field", "flat"), price: "237.75" }), "250").numbers).toBe(
-      "1 × (0.001 + 0.95) × 250 = 237.75",
-    );
-    expect(groupFormula(group({ threshold: threshold("field", "rate"), price: "0.2375" }), "250").numbers).toBe(
-      "1 × 0.95 × 0.001 × 250 = 0.2375",
-    );
+    expect(
+      groupFormula(group({ threshold: threshold("service", "flat"), price: "1.2" }), "250").numbers,
+    ).toBe("1 × 0.001 × 250 + 0.95 = 1.2");
+    expect(
+      groupFormula(group({ threshold: threshold("field", "flat"), price: "237.75" }), "250")
+        .numbers,
+    ).toBe("1 × (0.001 + 0.95) × 250 = 237.75");
+    expect(
+      groupFormula(group({ threshold: threshold("field", "rate"), price: "0.2375" }), "250")
+        .numbers,
+    ).toBe("1 × 0.95 × 0.001 × 250 = 0.2375");
   });
 
   it("names the threshold and what it does", () => {
-    expect(describeThreshold(threshold("service", "rate"))).toBe("rate service threshold at level 200");
-    expect(describeThreshold(threshold("field", "flat"))).toBe("flat field threshold on vcpus at level 200");
-    expect(thresholdEffect(threshold("service", "flat"))).toBe("adds 0.95 once, after the quantity (not per unit)");
-    expect(thresholdEffect(threshold("field", "rate"))).toBe("multiplies the rate by 0.95, before the quantity");
+    expect(describeThreshold(threshold("service", "rate"))).toBe(
+      "rate service threshold at level 200",
+    );
+    expect(describeThreshold(threshold("field", "flat"))).toBe(
+      "flat field threshold on vcpus at level 200",
+    );
+    expect(thresholdEffect(threshold("service", "flat"))).toBe(
+      "adds 0.95 once, after the quantity (not per unit)",
+    );
+    expect(thresholdEffect(threshold("field", "rate"))).toBe(
+      "multiplies the rate by 0.95, before the quantity",
+    );
   });
 
   it("spots a group whose rates have no flat price to multiply", () => {
     expect(pricesZeroForLackOfFlat(group({ flat: "0", rate: "1.5", price: "0" }))).toBe(true);
-    expect(pricesZeroForLackOfFlat(group({ flat: "0", threshold: threshold("field", "flat") }))).toBe(false);
+    expect(
+      pricesZeroForLackOfFlat(group({ flat: "0", threshold: threshold("field", "flat") })),
+    ).toBe(false);
     expect(pricesZeroForLackOfFlat(group({ flat: "0.001" }))).toBe(false);
   });
 });

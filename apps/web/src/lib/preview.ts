@@ -53,7 +53,8 @@ export type PreviewSearch = {
 const META_PREFIX = "meta.";
 const DEFAULT_QUANTITY = "1";
 
-const textParam = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
+const textParam = (value: unknown): string | undefined =>
+  typeof value === "string" && value !== "" ? value : undefined;
 
 /** Keeps the preview's own parameters, as text; anything else in the URL is dropped. */
 export function parsePreviewSearch(raw: SearchRecord): PreviewSearch {
@@ -117,7 +118,8 @@ function collectMetadata(form: PreviewForm, fieldNames: readonly string[]) {
       if (row.value) rowErrors[row.id] = "Enter the metadata key for this value.";
       continue;
     }
-    if (fieldNames.includes(key)) rowErrors[row.id] = `${key} is a field of this service: use its own input above.`;
+    if (fieldNames.includes(key))
+      rowErrors[row.id] = `${key} is a field of this service: use its own input above.`;
     else if (seen.has(key)) rowErrors[row.id] = `${key} is already set in another row.`;
     seen.add(key);
     if (row.id in rowErrors || !row.value) continue;
@@ -133,11 +135,20 @@ export function buildPreviewRequest(
 ): { request: PreviewRequest | null; errors: PreviewErrors } {
   const quantity = validQuantity(form.quantity);
   const { metadata, rowErrors } = collectMetadata(form, fieldNames);
-  const errors: PreviewErrors = { rows: rowErrors, ...("error" in quantity && { quantity: quantity.error }) };
-  if (!form.service || "error" in quantity || Object.keys(rowErrors).length > 0) return { request: null, errors };
+  const errors: PreviewErrors = {
+    rows: rowErrors,
+    ...("error" in quantity && { quantity: quantity.error }),
+  };
+  if (!form.service || "error" in quantity || Object.keys(rowErrors).length > 0)
+    return { request: null, errors };
   const tenant = form.tenant.trim();
   return {
-    request: { service: form.service, volume: quantity.volume, metadata, ...(tenant && { tenant_id: tenant }) },
+    request: {
+      service: form.service,
+      volume: quantity.volume,
+      metadata,
+      ...(tenant && { tenant_id: tenant }),
+    },
     errors,
   };
 }
@@ -155,7 +166,10 @@ export function previewSearch(form: PreviewForm, fieldNames: readonly string[]):
 }
 
 /** How CloudKitty computed a group's price, in symbols and with this point's numbers. */
-export function groupFormula(group: GroupBreakdown, quantity: string): { symbols: string; numbers: string } {
+export function groupFormula(
+  group: GroupBreakdown,
+  quantity: string,
+): { symbols: string; numbers: string } {
   const { rate, flat, threshold, price } = group;
   const cost = threshold?.cost ?? "";
   const [symbols, numbers] =

@@ -63,20 +63,34 @@ describe("mapping form", () => {
   });
 
   it("refuses what the API refuses, with its message", () => {
-    const result = ZMappingForm.safeParse({ ...onService, cost: "0.00000000000000000000000000001" });
+    const result = ZMappingForm.safeParse({
+      ...onService,
+      cost: "0.00000000000000000000000000001",
+    });
     expect(result.error?.issues[0]).toMatchObject({
       path: ["cost"],
       message: "More than 28 fractional digits cannot be stored exactly.",
     });
-    expect(ZMappingForm.safeParse({ ...onService, cost: "NaN" }).error?.issues[0]?.path).toEqual(["cost"]);
-    expect(ZMappingForm.safeParse({ ...onService, cost: "1e400" }).error?.issues[0]?.path).toEqual(["cost"]);
+    expect(ZMappingForm.safeParse({ ...onService, cost: "NaN" }).error?.issues[0]?.path).toEqual([
+      "cost",
+    ]);
+    expect(ZMappingForm.safeParse({ ...onService, cost: "1e400" }).error?.issues[0]?.path).toEqual([
+      "cost",
+    ]);
   });
 });
 
 describe("threshold form", () => {
   it("needs a level and renders it with 8 decimals", () => {
-    expect(ZThresholdForm.safeParse({ ...onService, cost: "0.95" }).error?.issues[0]?.path).toEqual(["level"]);
-    const result = ZThresholdForm.safeParse({ ...onService, cost: "0.95", level: "50", type: "rate" });
+    expect(ZThresholdForm.safeParse({ ...onService, cost: "0.95" }).error?.issues[0]?.path).toEqual(
+      ["level"],
+    );
+    const result = ZThresholdForm.safeParse({
+      ...onService,
+      cost: "0.95",
+      level: "50",
+      type: "rate",
+    });
     expect(result.success && result.data).toEqual({
       service_id: SERVICE,
       level: "50.00000000",
@@ -100,7 +114,15 @@ describe("form values", () => {
         group_id: null,
         tenant_id: null,
       }),
-    ).toEqual({ parent: `service:${SERVICE}`, type: "rate", cost: "0.98", value: "", level: "200", group_id: "", tenant_id: "" });
+    ).toEqual({
+      parent: `service:${SERVICE}`,
+      type: "rate",
+      cost: "0.98",
+      value: "",
+      level: "200",
+      group_id: "",
+      tenant_id: "",
+    });
   });
 
   it("preselect the parent and group of the page the form was opened from", () => {

@@ -74,16 +74,15 @@ export const ZMappingForm = ZRuleFormValues.superRefine((values, ctx) => {
     ctx.addIssue({ code: "custom", path: ["cost"], message: "Enter a cost, for example 0.01." });
   }
 })
-  .transform(
-    (values): z.input<typeof ZMappingCreate> => ({
-      ...commonRuleInput(values),
-      ...(isFieldParent(decodeParent(values.parent)) && { value: values.value }),
-    }),
-  )
+  .transform((values): z.input<typeof ZMappingCreate> => ({
+    ...commonRuleInput(values),
+    ...(isFieldParent(decodeParent(values.parent)) && { value: values.value }),
+  }))
   .pipe(ZMappingCreate);
 
 export const ZThresholdForm = ZRuleFormValues.superRefine((values, ctx) => {
-  if (!decodeParent(values.parent)) ctx.addIssue({ code: "custom", path: ["parent"], message: PARENT_MISSING });
+  if (!decodeParent(values.parent))
+    ctx.addIssue({ code: "custom", path: ["parent"], message: PARENT_MISSING });
   if (!values.level.trim()) {
     ctx.addIssue({ code: "custom", path: ["level"], message: "Enter a level, for example 100." });
   }
@@ -91,7 +90,10 @@ export const ZThresholdForm = ZRuleFormValues.superRefine((values, ctx) => {
     ctx.addIssue({ code: "custom", path: ["cost"], message: "Enter a cost, for example 0.95." });
   }
 })
-  .transform((values): z.input<typeof ZThresholdCreate> => ({ ...commonRuleInput(values), level: values.level.trim() }))
+  .transform((values): z.input<typeof ZThresholdCreate> => ({
+    ...commonRuleInput(values),
+    level: values.level.trim(),
+  }))
   .pipe(ZThresholdCreate);
 
 export type MappingInput = z.output<typeof ZMappingForm>;
@@ -111,7 +113,11 @@ export interface ExistingRule {
 /** Form values for editing a rule. */
 export function ruleFormValues(rule: ExistingRule): RuleFormValues {
   return {
-    parent: rule.field_id ? `field:${rule.field_id}` : rule.service_id ? `service:${rule.service_id}` : "",
+    parent: rule.field_id
+      ? `field:${rule.field_id}`
+      : rule.service_id
+        ? `service:${rule.service_id}`
+        : "",
     type: rule.type,
     cost: trimDecimal(rule.cost),
     value: rule.value ?? "",
@@ -122,7 +128,10 @@ export function ruleFormValues(rule: ExistingRule): RuleFormValues {
 }
 
 /** Form values for a new rule, with what the page it was opened from preselects. */
-export function newRuleFormValues(preselected: { parent?: RuleParent | null; groupId?: string | undefined }): RuleFormValues {
+export function newRuleFormValues(preselected: {
+  parent?: RuleParent | null;
+  groupId?: string | undefined;
+}): RuleFormValues {
   return {
     parent: preselected.parent ? encodeParent(preselected.parent) : "",
     type: "flat",

@@ -27,7 +27,16 @@ const fieldMapping: TMapping = {
   group_id: "g1",
   tenant_id: null,
 };
-const serviceMapping: TMapping = { ...fieldMapping, mapping_id: "m2", value: "", cost: zero, service_id: "s1", field_id: null, group_id: null, tenant_id: "acme" };
+const serviceMapping: TMapping = {
+  ...fieldMapping,
+  mapping_id: "m2",
+  value: "",
+  cost: zero,
+  service_id: "s1",
+  field_id: null,
+  group_id: null,
+  tenant_id: "acme",
+};
 const threshold: TThreshold = {
   threshold_id: "t1",
   level: "50.00000000",
@@ -43,7 +52,9 @@ describe("explorer rows", () => {
   const rows = buildRuleRows([fieldMapping, serviceMapping], [threshold], lookups);
 
   it("labels parents, groups and tenants by name", () => {
-    expect(rows.map((row) => [row.kind, row.attachedTo, row.match, row.cost, row.groupName, row.tenant])).toEqual([
+    expect(
+      rows.map((row) => [row.kind, row.attachedTo, row.match, row.cost, row.groupName, row.tenant]),
+    ).toEqual([
       ["mapping", "instance › flavor_id", "m1.small", "0.02", "compute", ""],
       ["mapping", "instance", "", "0", "", "acme"],
       ["threshold", "instance", "50", "0.98", "gone", ""],
@@ -51,7 +62,9 @@ describe("explorer rows", () => {
   });
 
   it("filters by text on what is shown", () => {
-    expect(rows.filter((row) => ruleMatchesText(row, "FLAVOR")).map((row) => row.id)).toEqual(["m1"]);
+    expect(rows.filter((row) => ruleMatchesText(row, "FLAVOR")).map((row) => row.id)).toEqual([
+      "m1",
+    ]);
     expect(rows.filter((row) => ruleMatchesText(row, "acme")).map((row) => row.id)).toEqual(["m2"]);
     expect(rows.filter((row) => ruleMatchesText(row, "  ")).length).toBe(3);
   });
@@ -59,8 +72,18 @@ describe("explorer rows", () => {
 
 describe("explorer query string", () => {
   it("reads the API's filter names and tolerates junk", () => {
-    const search = ZExplorerSearch.parse({ no_group: "1", kind: "bogus", type: "rate", tenant_id: "42" });
-    expect(search).toMatchObject({ no_group: true, kind: undefined, type: "rate", tenant_id: "42" });
+    const search = ZExplorerSearch.parse({
+      no_group: "1",
+      kind: "bogus",
+      type: "rate",
+      tenant_id: "42",
+    });
+    expect(search).toMatchObject({
+      no_group: true,
+      kind: undefined,
+      type: "rate",
+      tenant_id: "42",
+    });
   });
 
   it("becomes the API's list filters", () => {
@@ -68,12 +91,21 @@ describe("explorer query string", () => {
       service_id: "s1",
       group_id: "g1",
     });
-    expect(toApiFilters(ZExplorerSearch.parse({ service_id: "s1", field_id: "f1", no_group: "1", group_id: "g1" }))).toEqual({
+    expect(
+      toApiFilters(
+        ZExplorerSearch.parse({ service_id: "s1", field_id: "f1", no_group: "1", group_id: "g1" }),
+      ),
+    ).toEqual({
       field_id: "f1",
       no_group: true,
     });
-    expect(toApiFilters(ZExplorerSearch.parse({ tenant_id: "acme" }))).toEqual({ filter_tenant: true, tenant_id: "acme" });
-    expect(toApiFilters(ZExplorerSearch.parse({ no_tenant: "1", tenant_id: "acme" }))).toEqual({ filter_tenant: true });
+    expect(toApiFilters(ZExplorerSearch.parse({ tenant_id: "acme" }))).toEqual({
+      filter_tenant: true,
+      tenant_id: "acme",
+    });
+    expect(toApiFilters(ZExplorerSearch.parse({ no_tenant: "1", tenant_id: "acme" }))).toEqual({
+      filter_tenant: true,
+    });
     expect(toApiFilters(ZExplorerSearch.parse({}))).toEqual({});
   });
 

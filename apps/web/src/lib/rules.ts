@@ -1,6 +1,13 @@
 import { z } from "zod";
 import type { SortingState } from "@tanstack/react-table";
-import type { TField, TGroup, TMapping, TRuleType, TService, TThreshold } from "@ratecard/validators";
+import type {
+  TField,
+  TGroup,
+  TMapping,
+  TRuleType,
+  TService,
+  TThreshold,
+} from "@ratecard/validators";
 import { trimDecimal } from "./decimal";
 
 // The rules explorer: mappings and thresholds of every service in one list. Server-side filters use
@@ -50,8 +57,16 @@ export type ExplorerSearch = z.output<typeof ZExplorerSearch>;
 export function toApiFilters(search: ExplorerSearch) {
   const filterTenant = Boolean(search.tenant_id) || Boolean(search.no_tenant);
   return {
-    ...(search.field_id ? { field_id: search.field_id } : search.service_id ? { service_id: search.service_id } : {}),
-    ...(search.no_group ? { no_group: true } : search.group_id ? { group_id: search.group_id } : {}),
+    ...(search.field_id
+      ? { field_id: search.field_id }
+      : search.service_id
+        ? { service_id: search.service_id }
+        : {}),
+    ...(search.no_group
+      ? { no_group: true }
+      : search.group_id
+        ? { group_id: search.group_id }
+        : {}),
     ...(filterTenant && { filter_tenant: true }),
     ...(search.tenant_id && !search.no_tenant ? { tenant_id: search.tenant_id } : {}),
   };
@@ -61,14 +76,14 @@ export function toApiFilters(search: ExplorerSearch) {
 export function hasActiveFilter(search: ExplorerSearch): boolean {
   return Boolean(
     search.kind ||
-      search.service_id ||
-      search.field_id ||
-      search.group_id ||
-      search.no_group ||
-      search.tenant_id ||
-      search.no_tenant ||
-      search.type ||
-      search.q,
+    search.service_id ||
+    search.field_id ||
+    search.group_id ||
+    search.no_group ||
+    search.tenant_id ||
+    search.no_tenant ||
+    search.type ||
+    search.q,
   );
 }
 
@@ -95,7 +110,11 @@ export function ruleLabeller({ services, fields, groups }: RuleLookups) {
   };
 }
 
-export function buildRuleRows(mappings: TMapping[], thresholds: TThreshold[], lookups: RuleLookups): RuleRow[] {
+export function buildRuleRows(
+  mappings: TMapping[],
+  thresholds: TThreshold[],
+  lookups: RuleLookups,
+): RuleRow[] {
   const label = ruleLabeller(lookups);
   const common = (rule: TMapping | TThreshold) => ({
     type: rule.type,
@@ -143,8 +162,8 @@ export function indexRules(rows: readonly RuleRow[]): Map<string, RuleRow> {
 export function ruleMatchesText(row: RuleRow, text: string): boolean {
   const needle = text.trim().toLowerCase();
   if (!needle) return true;
-  return [row.attachedTo, row.match, row.groupName, row.tenant, row.cost, row.type, row.kind].some((value) =>
-    value.toLowerCase().includes(needle),
+  return [row.attachedTo, row.match, row.groupName, row.tenant, row.cost, row.type, row.kind].some(
+    (value) => value.toLowerCase().includes(needle),
   );
 }
 

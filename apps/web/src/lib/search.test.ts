@@ -11,9 +11,15 @@ describe("query string helpers", () => {
   });
 
   it("writes flags as 1 and leaves out defaults", () => {
-    expect(stringifySearch({ no_group: true, no_tenant: false, q: "", kind: undefined, tenant_id: "a b" })).toBe(
-      "?no_group=1&tenant_id=a+b",
-    );
+    expect(
+      stringifySearch({
+        no_group: true,
+        no_tenant: false,
+        q: "",
+        kind: undefined,
+        tenant_id: "a b",
+      }),
+    ).toBe("?no_group=1&tenant_id=a+b");
     expect(stringifySearch({})).toBe("");
   });
 

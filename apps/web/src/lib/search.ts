@@ -4,7 +4,9 @@
 export type SearchRecord = Record<string, unknown>;
 
 export function parseSearch(searchString: string): SearchRecord {
-  const params = new URLSearchParams(searchString.startsWith("?") ? searchString.slice(1) : searchString);
+  const params = new URLSearchParams(
+    searchString.startsWith("?") ? searchString.slice(1) : searchString,
+  );
   const result: SearchRecord = {};
   for (const [key, value] of params) result[key] = value;
   return result;

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { TMapping, TRuleSetWarning, TThreshold } from "@ratecard/validators";
 import { buildRuleRows, indexRules } from "./rules";
-import { bySeverity, describeWarning, nameRulesInText, ruleSummary, warningsInvolvingRules } from "./warnings";
+import {
+  bySeverity,
+  describeWarning,
+  nameRulesInText,
+  ruleSummary,
+  warningsInvolvingRules,
+} from "./warnings";
 
 const S = "11111111-1111-4111-8111-111111111111";
 const F = "22222222-2222-4222-8222-222222222222";
@@ -42,8 +48,19 @@ const rows = buildRuleRows(
   [
     mapping({}),
     mapping({ mapping_id: TENANT, cost: "0.0020000000000000000000000000", tenant_id: "acme" }),
-    mapping({ mapping_id: RATE, type: "rate", cost: "1.5000000000000000000000000000", group_id: G }),
-    mapping({ mapping_id: FIELD_FLAT, service_id: null, field_id: F, value: "ssd", cost: "0.5000000000000000000000000000" }),
+    mapping({
+      mapping_id: RATE,
+      type: "rate",
+      cost: "1.5000000000000000000000000000",
+      group_id: G,
+    }),
+    mapping({
+      mapping_id: FIELD_FLAT,
+      service_id: null,
+      field_id: F,
+      value: "ssd",
+      cost: "0.5000000000000000000000000000",
+    }),
   ],
   [threshold],
   lookups,
@@ -70,13 +87,25 @@ describe("rule-set warnings in words", () => {
       tenant: null,
     });
     expect(described.rules).toEqual([{ id: RATE, role: "rate rule", row: rulesById.get(RATE) }]);
-    expect(described.rules[0]?.row).toMatchObject({ kind: "mapping", type: "rate", cost: "1.5", groupName: "licences" });
-    expect(describeWarning(warning({ tenant_id: "acme" }), lookups, rulesById).title).toBe("Group “licences” prices 0 for tenant acme");
+    expect(described.rules[0]?.row).toMatchObject({
+      kind: "mapping",
+      type: "rate",
+      cost: "1.5",
+      groupName: "licences",
+    });
+    expect(describeWarning(warning({ tenant_id: "acme" }), lookups, rulesById).title).toBe(
+      "Group “licences” prices 0 for tenant acme",
+    );
   });
 
   it("tells which rule of a tenant override applies and which is replaced", () => {
     const described = describeWarning(
-      warning({ code: "tenant-overrides-global", group_id: null, tenant_id: "acme", rule_ids: [TENANT, GLOBAL] }),
+      warning({
+        code: "tenant-overrides-global",
+        group_id: null,
+        tenant_id: "acme",
+        rule_ids: [TENANT, GLOBAL],
+      }),
       lookups,
       rulesById,
     );
@@ -92,7 +121,12 @@ describe("rule-set warnings in words", () => {
 
   it("warns that a tenant's rate rule replacing a global flat one leaves the tenant at 0", () => {
     const described = describeWarning(
-      warning({ code: "tenant-overrides-global", group_id: null, tenant_id: "acme", rule_ids: [RATE, GLOBAL] }),
+      warning({
+        code: "tenant-overrides-global",
+        group_id: null,
+        tenant_id: "acme",
+        rule_ids: [RATE, GLOBAL],
+      }),
       lookups,
       rulesById,
     );
@@ -101,14 +135,22 @@ describe("rule-set warnings in words", () => {
   });
 
   it("puts zeros and overrides before rules that merely never count", () => {
-    const codes = ["thresholds-compete", "new-trap", "tenant-overrides-global", "flats-do-not-add", "rate-without-flat"];
-    expect(bySeverity(codes.map((code) => warning({ code }))).map((sorted) => sorted.code)).toEqual([
-      "rate-without-flat",
-      "tenant-overrides-global",
-      "flats-do-not-add",
+    const codes = [
       "thresholds-compete",
       "new-trap",
-    ]);
+      "tenant-overrides-global",
+      "flats-do-not-add",
+      "rate-without-flat",
+    ];
+    expect(bySeverity(codes.map((code) => warning({ code }))).map((sorted) => sorted.code)).toEqual(
+      [
+        "rate-without-flat",
+        "tenant-overrides-global",
+        "flats-do-not-add",
+        "thresholds-compete",
+        "new-trap",
+      ],
+    );
   });
 
   it("has words for every code the API sends, and falls back to the API's message", () => {
@@ -125,20 +167,33 @@ describe("rule-set warnings in words", () => {
       expect(described.title, code).not.toBe(code);
       expect(described.explanation, code).not.toBe("engine text");
     }
-    const unknown = describeWarning(warning({ code: "new-trap", service_id: null }), lookups, rulesById);
+    const unknown = describeWarning(
+      warning({ code: "new-trap", service_id: null }),
+      lookups,
+      rulesById,
+    );
     expect(unknown).toMatchObject({ title: "new-trap", explanation: "engine text", service: null });
   });
 
   it("keeps a rule it cannot name as an id, and an unknown group as its id", () => {
     const missing = "99999999-9999-4999-8999-999999999999";
-    const described = describeWarning(warning({ group_id: missing, rule_ids: [missing] }), lookups, rulesById);
+    const described = describeWarning(
+      warning({ group_id: missing, rule_ids: [missing] }),
+      lookups,
+      rulesById,
+    );
     expect(described.group.name).toBe(missing);
     expect(described.rules).toEqual([{ id: missing, role: "rate rule" }]);
   });
 
   it("keeps, for a field page, the warnings that involve one of its rules", () => {
-    const all = [warning({ rule_ids: [RATE] }), warning({ code: "flats-do-not-add", rule_ids: [GLOBAL, FIELD_FLAT] })];
-    expect(warningsInvolvingRules(all, new Set([FIELD_FLAT])).map((kept) => kept.code)).toEqual(["flats-do-not-add"]);
+    const all = [
+      warning({ rule_ids: [RATE] }),
+      warning({ code: "flats-do-not-add", rule_ids: [GLOBAL, FIELD_FLAT] }),
+    ];
+    expect(warningsInvolvingRules(all, new Set([FIELD_FLAT])).map((kept) => kept.code)).toEqual([
+      "flats-do-not-add",
+    ]);
     expect(warningsInvolvingRules(all, new Set())).toEqual([]);
   });
 });

@@ -31,7 +31,10 @@ function groupPhrase(groupId: string | null, groupName: string): string {
 
 const capitalise = (text: string) => (text ? `${text[0]!.toUpperCase()}${text.slice(1)}` : text);
 
-function wording(warning: TRuleSetWarning, group: string): { title: string; explanation: string; roles?: string[] } {
+function wording(
+  warning: TRuleSetWarning,
+  group: string,
+): { title: string; explanation: string; roles?: string[] } {
   const tenant = warning.tenant_id;
   const forTenant = tenant === null ? "" : ` for tenant ${tenant}`;
   switch (warning.code) {
@@ -80,7 +83,8 @@ function wording(warning: TRuleSetWarning, group: string): { title: string; expl
     case "threshold-never-applies":
       return {
         title: `A threshold in ${group} at level -1 or below never applies`,
-        explanation: "A group's threshold place starts at level -1, and only a higher level takes it.",
+        explanation:
+          "A group's threshold place starts at level -1, and only a higher level takes it.",
       };
     case "group-named-default":
       return {
@@ -102,11 +106,14 @@ export function describeWarning(
   const groupName =
     warning.group_id === null
       ? DEFAULT_GROUP_LABEL
-      : (lookups.groups.find((group) => group.group_id === warning.group_id)?.name ?? warning.group_id);
+      : (lookups.groups.find((group) => group.group_id === warning.group_id)?.name ??
+        warning.group_id);
   const service = warning.service_id
     ? {
         id: warning.service_id,
-        name: lookups.services.find((candidate) => candidate.service_id === warning.service_id)?.name ?? warning.service_id,
+        name:
+          lookups.services.find((candidate) => candidate.service_id === warning.service_id)?.name ??
+          warning.service_id,
       }
     : null;
   const { title, explanation, roles } = wording(warning, groupPhrase(warning.group_id, groupName));
@@ -131,7 +138,11 @@ export function describeWarning(
 /** CloudKitty's sharpest tenant trap: a tenant's rate service mapping takes the global flat one's place. */
 function replacesFlatWithRate(warning: TRuleSetWarning, rules: WarningRule[]): boolean {
   const [applies, replaced] = rules;
-  return warning.code === "tenant-overrides-global" && applies?.row?.type === "rate" && replaced?.row?.type === "flat";
+  return (
+    warning.code === "tenant-overrides-global" &&
+    applies?.row?.type === "rate" &&
+    replaced?.row?.type === "flat"
+  );
 }
 
 /** The traps that change prices most first: zeros and overrides, then rules that never count. */
@@ -155,7 +166,10 @@ export function bySeverity(warnings: readonly TRuleSetWarning[]): TRuleSetWarnin
 }
 
 /** A field page shows the warnings of its service that involve one of the field's own rules. */
-export function warningsInvolvingRules(warnings: readonly TRuleSetWarning[], ruleIds: ReadonlySet<string>): TRuleSetWarning[] {
+export function warningsInvolvingRules(
+  warnings: readonly TRuleSetWarning[],
+  ruleIds: ReadonlySet<string>,
+): TRuleSetWarning[] {
   return warnings.filter((warning) => warning.rule_ids.some((id) => ruleIds.has(id)));
 }
 
@@ -167,7 +181,10 @@ export function ruleSummary(row: RuleRow): string {
 const UUID_PATTERN = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 const UUID = new RegExp(UUID_PATTERN, "gi");
 /** The engine follows a rule's id with its own short description: "(service mapping <id>)". */
-const ID_DESCRIPTION = new RegExp(` \\((?:service|field [^()]*?) (?:mapping|threshold) (${UUID_PATTERN})[^()]*\\)`, "gi");
+const ID_DESCRIPTION = new RegExp(
+  ` \\((?:service|field [^()]*?) (?:mapping|threshold) (${UUID_PATTERN})[^()]*\\)`,
+  "gi",
+);
 
 /** The engine's notes name rules by id; names the ones the page knows, in words. */
 export function nameRulesInText(text: string, rulesById: ReadonlyMap<string, RuleRow>): string {

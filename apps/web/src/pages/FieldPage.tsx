@@ -4,7 +4,13 @@ import { Tabs } from "radix-ui";
 import { useCallback, useMemo, useState } from "react";
 import type { TField, TRuleSetWarning, TService } from "@ratecard/validators";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { FlatRateHelp, GroupHelp, MappingHelp, TenantHelp, ThresholdHelp } from "../components/Concepts";
+import {
+  FlatRateHelp,
+  GroupHelp,
+  MappingHelp,
+  TenantHelp,
+  ThresholdHelp,
+} from "../components/Concepts";
 import { DeleteFieldDialog } from "../components/DeleteDialogs";
 import { MissingRecord, QueryState } from "../components/QueryState";
 import { RecordHeader } from "../components/RecordHeader";
@@ -25,7 +31,9 @@ export function FieldPage() {
     ...trpc.hashmap.services.get.queryOptions({ service_id: field.data?.service_id ?? "" }),
     enabled: Boolean(field.data),
   });
-  const missing = <MissingRecord what="Field" backTo="/hashmap/services" backLabel="Back to services" />;
+  const missing = (
+    <MissingRecord what="Field" backTo="/hashmap/services" backLabel="Back to services" />
+  );
   return (
     <QueryState query={field} notFound={missing}>
       {(fieldData) => (
@@ -70,7 +78,11 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
       <Breadcrumbs
         crumbs={[
           { label: "Services", to: "/hashmap/services" },
-          { label: service.name, to: "/hashmap/services/$serviceId", params: { serviceId: service.service_id } },
+          {
+            label: service.name,
+            to: "/hashmap/services/$serviceId",
+            params: { serviceId: service.service_id },
+          },
           { label: field.name },
         ]}
       />
@@ -86,7 +98,12 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
           </Link>
         }
       />
-      <RuleSetWarnings query={warnings} lookups={lookups} rules={serviceRules} only={onlyThisField} />
+      <RuleSetWarnings
+        query={warnings}
+        lookups={lookups}
+        rules={serviceRules}
+        only={onlyThisField}
+      />
 
       <Tabs.Root
         value={tab}
@@ -101,8 +118,16 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
         className="tabs"
       >
         <Tabs.List className="tab-list" aria-label="Rules of the field">
-          <CountedTab value="mappings" label="Field mappings" count={mappings.data?.mappings.length} />
-          <CountedTab value="thresholds" label="Field thresholds" count={thresholds.data?.thresholds.length} />
+          <CountedTab
+            value="mappings"
+            label="Field mappings"
+            count={mappings.data?.mappings.length}
+          />
+          <CountedTab
+            value="thresholds"
+            label="Field thresholds"
+            count={thresholds.data?.thresholds.length}
+          />
         </Tabs.List>
 
         <RulesTabPanel
@@ -141,7 +166,8 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
           rows={rows}
           intro={
             <>
-              Field thresholds compare the numeric value of <code>{field.name}</code> in the usage's metadata.
+              Field thresholds compare the numeric value of <code>{field.name}</code> in the usage's
+              metadata.
             </>
           }
           newRuleSearch={newRuleSearch}
@@ -158,7 +184,12 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
         <DeleteFieldDialog
           field={field}
           onClose={() => setDeleting(false)}
-          onDeleted={() => navigate({ to: "/hashmap/services/$serviceId", params: { serviceId: service.service_id } })}
+          onDeleted={() =>
+            navigate({
+              to: "/hashmap/services/$serviceId",
+              params: { serviceId: service.service_id },
+            })
+          }
         />
       )}
     </section>

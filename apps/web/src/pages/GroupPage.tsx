@@ -21,7 +21,10 @@ export function GroupPage() {
   const { groupId } = route.useParams();
   const group = useQuery(trpc.hashmap.groups.get.queryOptions({ group_id: groupId }));
   return (
-    <QueryState query={group} notFound={<MissingRecord what="Group" backTo="/hashmap/groups" backLabel="Back to groups" />}>
+    <QueryState
+      query={group}
+      notFound={<MissingRecord what="Group" backTo="/hashmap/groups" backLabel="Back to groups" />}
+    >
       {(data) => <GroupDetails group={data} />}
     </QueryState>
   );
@@ -74,7 +77,11 @@ function GroupDetails({ group }: { group: TGroup }) {
       >
         <Tabs.List className="tab-list" aria-label="Rules of the group">
           <CountedTab value="mappings" label="Mappings" count={mappings.data?.mappings.length} />
-          <CountedTab value="thresholds" label="Thresholds" count={thresholds.data?.thresholds.length} />
+          <CountedTab
+            value="thresholds"
+            label="Thresholds"
+            count={thresholds.data?.thresholds.length}
+          />
         </Tabs.List>
         <RulesTabPanel
           kind="mapping"
@@ -108,7 +115,11 @@ function GroupDetails({ group }: { group: TGroup }) {
         />
       </Tabs.Root>
       {deleting && (
-        <DeleteGroupDialog group={group} onClose={() => setDeleting(false)} onDeleted={() => navigate({ to: "/hashmap/groups" })} />
+        <DeleteGroupDialog
+          group={group}
+          onClose={() => setDeleting(false)}
+          onDeleted={() => navigate({ to: "/hashmap/groups" })}
+        />
       )}
     </section>
   );

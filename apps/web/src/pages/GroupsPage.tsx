@@ -23,7 +23,9 @@ const columns = [
 export function GroupsPage() {
   const trpc = useTRPC();
   const refreshAll = useRefreshAll();
-  const groups = useQuery(trpc.hashmap.groups.list.queryOptions(undefined, { select: (data) => data.groups }));
+  const groups = useQuery(
+    trpc.hashmap.groups.list.queryOptions(undefined, { select: (data) => data.groups }),
+  );
   const createGroup = useMutation(trpc.hashmap.groups.create.mutationOptions());
   const [creating, setCreating] = useState(false);
 
@@ -45,11 +47,13 @@ export function GroupsPage() {
       getRowId={(group) => group.group_id}
       emptyText={
         <>
-          Without groups every rule is in the default group. Create groups to price the same usage several times, for
-          example <code>instance_uptime</code> and <code>license_fees</code>.
+          Without groups every rule is in the default group. Create groups to price the same usage
+          several times, for example <code>instance_uptime</code> and <code>license_fees</code>.
         </>
       }
-      renderDeleteDialog={(group, close) => <DeleteGroupDialog group={group} onClose={close} onDeleted={close} />}
+      renderDeleteDialog={(group, close) => (
+        <DeleteGroupDialog group={group} onClose={close} onDeleted={close} />
+      )}
     >
       <NameDialog
         open={creating}

@@ -23,15 +23,18 @@ export function ModulesPage() {
       </header>
       <HelpBox summary="How do priority and enabled work?">
         <p>
-          Only enabled modules rate usage. The module with the <strong>biggest</strong> priority processes data first. The
-          hashmap module applies the services, fields, mappings and thresholds of this console; PyScripts runs the scripts.
+          Only enabled modules rate usage. The module with the <strong>biggest</strong> priority
+          processes data first. The hashmap module applies the services, fields, mappings and
+          thresholds of this console; PyScripts runs the scripts.
         </p>
       </HelpBox>
       <div className="panel">
         <QueryState query={modules}>
           {(data) =>
             data.modules.length === 0 ? (
-              <EmptyState title="No rating modules">The server reports no rating module.</EmptyState>
+              <EmptyState title="No rating modules">
+                The server reports no rating module.
+              </EmptyState>
             ) : (
               <table className="data-table" aria-label="Rating modules">
                 <thead>

@@ -62,13 +62,20 @@ export function PreviewPage() {
           <p className="eyebrow">Hashmap</p>
           <h1>Price preview</h1>
           <p className="lead">
-            Price one usage with the rules as they are now, the way CloudKitty's hashmap module rates it, and see where
-            the price comes from.
+            Price one usage with the rules as they are now, the way CloudKitty's hashmap module
+            rates it, and see where the price comes from.
           </p>
         </div>
       </header>
       <QueryState query={{ data: lookups, error, isPending, isError: Boolean(error), refetch }}>
-        {(loaded) => <PreviewWorkbench key={generation} lookups={loaded} initialSearch={search} onSettled={writeSearch} />}
+        {(loaded) => (
+          <PreviewWorkbench
+            key={generation}
+            lookups={loaded}
+            initialSearch={search}
+            onSettled={writeSearch}
+          />
+        )}
       </QueryState>
     </section>
   );
@@ -84,14 +91,29 @@ function PreviewWorkbench({
   onSettled: (search: PreviewSearch) => void;
 }) {
   const trpcClient = useTRPCClient();
-  const [form, setForm] = useState(() => formFromSearch(initialSearch, fieldsOf(lookups, initialSearch.service).map((field) => field.name)));
-  const update = (patch: Partial<PreviewForm>) => setForm((previous) => ({ ...previous, ...patch }));
+  const [form, setForm] = useState(() =>
+    formFromSearch(
+      initialSearch,
+      fieldsOf(lookups, initialSearch.service).map((field) => field.name),
+    ),
+  );
+  const update = (patch: Partial<PreviewForm>) =>
+    setForm((previous) => ({ ...previous, ...patch }));
 
   // Inputs follow every keystroke; the request, the errors and the URL follow once typing pauses.
   const settled = useDebouncedValue(form);
-  const settledFieldNames = useMemo(() => fieldsOf(lookups, settled.service).map((field) => field.name), [lookups, settled.service]);
-  const { request, errors } = useMemo(() => buildPreviewRequest(settled, settledFieldNames), [settled, settledFieldNames]);
-  useEffect(() => onSettled(previewSearch(settled, settledFieldNames)), [settled, settledFieldNames, onSettled]);
+  const settledFieldNames = useMemo(
+    () => fieldsOf(lookups, settled.service).map((field) => field.name),
+    [lookups, settled.service],
+  );
+  const { request, errors } = useMemo(
+    () => buildPreviewRequest(settled, settledFieldNames),
+    [settled, settledFieldNames],
+  );
+  useEffect(
+    () => onSettled(previewSearch(settled, settledFieldNames)),
+    [settled, settledFieldNames, onSettled],
+  );
 
   const fields = useMemo(() => fieldsOf(lookups, form.service), [lookups, form.service]);
   const service = lookups.services.find((candidate) => candidate.name === form.service);
@@ -111,10 +133,20 @@ function PreviewWorkbench({
 
   return (
     <div className="preview-layout">
-      <form className="panel form" aria-label="Usage to price" onSubmit={(event) => event.preventDefault()} noValidate>
+      <form
+        className="panel form"
+        aria-label="Usage to price"
+        onSubmit={(event) => event.preventDefault()}
+        noValidate
+      >
         <FormField label="Service" required hint="The rated metric, as its usage points name it.">
           {(a11y) => (
-            <select {...a11y} className="input" value={form.service} onChange={(event) => update({ service: event.target.value })}>
+            <select
+              {...a11y}
+              className="input"
+              value={form.service}
+              onChange={(event) => update({ service: event.target.value })}
+            >
               <option value="" disabled>
                 Choose a service
               </option>
@@ -123,7 +155,9 @@ function PreviewWorkbench({
                   {candidate.name}
                 </option>
               ))}
-              {form.service && !service && <option value={form.service}>{form.service} (no such service)</option>}
+              {form.service && !service && (
+                <option value={form.service}>{form.service} (no such service)</option>
+              )}
             </select>
           )}
         </FormField>
@@ -159,7 +193,13 @@ function PreviewWorkbench({
             />
           )}
         </FormField>
-        <MetadataInputs form={form} fields={fields} ruleRows={ruleRows} rowErrors={errors.rows} onChange={setForm} />
+        <MetadataInputs
+          form={form}
+          fields={fields}
+          ruleRows={ruleRows}
+          rowErrors={errors.rows}
+          onChange={setForm}
+        />
         <div className="help-row">
           <TenantHelp />
           <FlatRateHelp />
@@ -191,7 +231,10 @@ function MetadataInputs({
 }) {
   const baseId = useId();
   const setFieldValue = (name: string, value: string) =>
-    onChange((previous) => ({ ...previous, fieldValues: { ...previous.fieldValues, [name]: value } }));
+    onChange((previous) => ({
+      ...previous,
+      fieldValues: { ...previous.fieldValues, [name]: value },
+    }));
   const setRow = (id: number, patch: { key?: string; value?: string }) =>
     onChange((previous) => ({
       ...previous,
@@ -204,24 +247,39 @@ function MetadataInputs({
       nextRowId: previous.nextRowId + 1,
     }));
   const removeRow = (id: number) =>
-    onChange((previous) => ({ ...previous, extraRows: previous.extraRows.filter((row) => row.id !== id) }));
+    onChange((previous) => ({
+      ...previous,
+      extraRows: previous.extraRows.filter((row) => row.id !== id),
+    }));
 
   return (
     <fieldset className="form-field metadata">
       <legend className="form-label">Metadata</legend>
       <p className="form-hint">
-        Field mappings match a value exactly, as text (“1” and “1.0” differ); field thresholds read it as a number. An
-        empty value leaves the key out.
+        Field mappings match a value exactly, as text (“1” and “1.0” differ); field thresholds read
+        it as a number. An empty value leaves the key out.
       </p>
-      {form.service && fields.length === 0 && <p className="muted">This service has no fields: metadata does not change its price.</p>}
+      {form.service && fields.length === 0 && (
+        <p className="muted">This service has no fields: metadata does not change its price.</p>
+      )}
       {fields.map((field) => {
-        const values = [...new Set(ruleRows.filter((row) => row.kind === "mapping" && row.fieldId === field.field_id).map((row) => row.match))];
+        const values = [
+          ...new Set(
+            ruleRows
+              .filter((row) => row.kind === "mapping" && row.fieldId === field.field_id)
+              .map((row) => row.match),
+          ),
+        ];
         const listId = `${baseId}-${field.field_id}`;
         return (
           <FormField
             key={field.field_id}
             label={field.name}
-            hint={values.length > 0 ? `Mapped values: ${values.slice(0, 8).join(", ")}${values.length > 8 ? ", …" : ""}` : "No mapping for this field yet."}
+            hint={
+              values.length > 0
+                ? `Mapped values: ${values.slice(0, 8).join(", ")}${values.length > 8 ? ", …" : ""}`
+                : "No mapping for this field yet."
+            }
           >
             {(a11y) => (
               <>
@@ -243,7 +301,9 @@ function MetadataInputs({
           </FormField>
         );
       })}
-      {form.extraRows.length > 0 && <p className="subheading">Other metadata (no field of this service)</p>}
+      {form.extraRows.length > 0 && (
+        <p className="subheading">Other metadata (no field of this service)</p>
+      )}
       {form.extraRows.length > 0 && (
         <ul className="metadata-rows" aria-label="Other metadata">
           {form.extraRows.map((row, index) => {
@@ -271,7 +331,12 @@ function MetadataInputs({
                   value={row.value}
                   onChange={(event) => setRow(row.id, { value: event.target.value })}
                 />
-                <button type="button" className="button small" aria-label={`Remove metadata ${name}`} onClick={() => removeRow(row.id)}>
+                <button
+                  type="button"
+                  className="button small"
+                  aria-label={`Remove metadata ${name}`}
+                  onClick={() => removeRow(row.id)}
+                >
                   Remove
                 </button>
                 {error && (
@@ -318,16 +383,26 @@ function PriceResult({
   const shown = preview.data;
   const stale = !inputValid || preview.isPlaceholderData;
   return (
-    <section className="panel preview-result" aria-labelledby={headingId} aria-busy={preview.isFetching}>
+    <section
+      className="panel preview-result"
+      aria-labelledby={headingId}
+      aria-busy={preview.isFetching}
+    >
       <h2 id={headingId} className="section-title">
         Price
       </h2>
       {!serviceChosen ? (
         <p className="muted">Choose a service to see the price of a usage.</p>
       ) : preview.isError && inputValid ? (
-        <ErrorPanel error={preview.error} onRetry={() => void preview.refetch()} title="The price could not be computed" />
+        <ErrorPanel
+          error={preview.error}
+          onRetry={() => void preview.refetch()}
+          title="The price could not be computed"
+        />
       ) : !shown ? (
-        <p className="muted">{inputValid ? "Pricing…" : "Correct the highlighted input to see the price."}</p>
+        <p className="muted">
+          {inputValid ? "Pricing…" : "Correct the highlighted input to see the price."}
+        </p>
       ) : (
         <div className={stale ? "breakdown stale" : "breakdown"}>
           <div className="total-row">
@@ -338,11 +413,17 @@ function PriceResult({
           </div>
           <p className="muted">
             Quantity {shown.request.volume} of {shown.breakdown.service},{" "}
-            {shown.breakdown.tenant ? `for tenant ${shown.breakdown.tenant}` : "with the global rules (no tenant)"}.
-            {!inputValid && " This is the price of the last valid input: correct the highlighted input to update it."}
+            {shown.breakdown.tenant
+              ? `for tenant ${shown.breakdown.tenant}`
+              : "with the global rules (no tenant)"}
+            .
+            {!inputValid &&
+              " This is the price of the last valid input: correct the highlighted input to update it."}
           </p>
           {!shown.breakdown.service_known && (
-            <p className="alert note">No hashmap service is named {shown.breakdown.service}: CloudKitty prices its usage 0.</p>
+            <p className="alert note">
+              No hashmap service is named {shown.breakdown.service}: CloudKitty prices its usage 0.
+            </p>
           )}
           {shown.breakdown.warnings.length > 0 && (
             <div className="callout warning" role="status" aria-label="Notes on this usage">
@@ -358,7 +439,12 @@ function PriceResult({
             <p className="muted">No rule of this service applies to this usage: it prices 0.</p>
           )}
           {shown.breakdown.groups.map((group) => (
-            <GroupPrice key={group.group_name} group={group} quantity={shown.request.volume} rulesById={rulesById} />
+            <GroupPrice
+              key={group.group_name}
+              group={group}
+              quantity={shown.request.volume}
+              rulesById={rulesById}
+            />
           ))}
         </div>
       )}
@@ -399,13 +485,15 @@ function GroupPrice({
         <div>
           <dt>Flat</dt>
           <dd>
-            <span className="mono">{group.flat}</span> <span className="muted">price per unit: the highest matching flat mapping</span>
+            <span className="mono">{group.flat}</span>{" "}
+            <span className="muted">price per unit: the highest matching flat mapping</span>
           </dd>
         </div>
         <div>
           <dt>Rate</dt>
           <dd>
-            <span className="mono">{group.rate}</span> <span className="muted">the matching rate mappings multiplied together</span>
+            <span className="mono">{group.rate}</span>{" "}
+            <span className="muted">the matching rate mappings multiplied together</span>
           </dd>
         </div>
         <div>
@@ -413,10 +501,14 @@ function GroupPrice({
           <dd>
             {group.threshold ? (
               <>
-                <Link to="/hashmap/thresholds/$ruleId" params={{ ruleId: group.threshold.threshold_id }}>
+                <Link
+                  to="/hashmap/thresholds/$ruleId"
+                  params={{ ruleId: group.threshold.threshold_id }}
+                >
                   {describeThreshold(group.threshold)}
                 </Link>
-                , cost <span className="mono">{group.threshold.cost}</span>: {thresholdEffect(group.threshold)}
+                , cost <span className="mono">{group.threshold.cost}</span>:{" "}
+                {thresholdEffect(group.threshold)}
               </>
             ) : (
               <span className="muted">none reached</span>
@@ -433,13 +525,18 @@ function GroupPrice({
         </div>
       </dl>
       {pricesZeroForLackOfFlat(group) && (
-        <p className="note">No flat price matched in this group, so its rates have nothing to multiply.</p>
+        <p className="note">
+          No flat price matched in this group, so its rates have nothing to multiply.
+        </p>
       )}
       <p className="subheading">Matching mappings</p>
       {group.mapping_ids.length === 0 ? (
         <p className="muted">None: only a threshold applies in this group.</p>
       ) : (
-        <ul className="matched-rules" aria-label={`Matching mappings of ${group.group_id ? `group ${group.group_name}` : "the default group"}`}>
+        <ul
+          className="matched-rules"
+          aria-label={`Matching mappings of ${group.group_id ? `group ${group.group_name}` : "the default group"}`}
+        >
           {group.mapping_ids.map((id) => (
             <li key={id}>
               <MatchedMapping id={id} row={rulesById.get(id)} />
@@ -482,28 +579,29 @@ function PricingHelp() {
     <HelpBox summary="How is this price computed?">
       <ol>
         <li>
-          Each group starts with a flat price of 0 and a rate of 1. The matching mappings set them: the highest matching
-          flat mapping is the flat price per unit (flats in one group do not add up), and the matching rate mappings
-          multiply the rate.
+          Each group starts with a flat price of 0 and a rate of 1. The matching mappings set them:
+          the highest matching flat mapping is the flat price per unit (flats in one group do not
+          add up), and the matching rate mappings multiply the rate.
         </li>
         <li>
-          In each group only one threshold applies: the highest level reached. A service threshold compares the
-          quantity, a field threshold the metadata value.
+          In each group only one threshold applies: the highest level reached. A service threshold
+          compares the quantity, a field threshold the metadata value.
         </li>
         <li>
-          A field threshold applies before the quantity: a flat one adds to the flat price, a rate one multiplies the
-          rate. Then the group's price is <strong>rate × flat × quantity</strong>. A service threshold applies after the
-          quantity: a flat one adds its cost once, a rate one multiplies the price.
+          A field threshold applies before the quantity: a flat one adds to the flat price, a rate
+          one multiplies the rate. Then the group's price is <strong>rate × flat × quantity</strong>
+          . A service threshold applies after the quantity: a flat one adds its cost once, a rate
+          one multiplies the price.
         </li>
         <li>The prices of all groups add up to the total.</li>
         <li>
-          A tenant's rules are loaded after the global ones and replace them where they take the same place: the same
-          service mapping, field value or threshold level in the same group.
+          A tenant's rules are loaded after the global ones and replace them where they take the
+          same place: the same service mapping, field value or threshold level in the same group.
         </li>
       </ol>
       <p>
-        Example: a flat 0.001 per GiB with rate thresholds 50 → 0.98 and 200 → 0.95 prices 20 GiB at 0.02, 50 GiB at
-        0.049, 80 GiB at 0.0784 and 250 GiB at 0.2375.
+        Example: a flat 0.001 per GiB with rate thresholds 50 → 0.98 and 200 → 0.95 prices 20 GiB at
+        0.02, 50 GiB at 0.049, 80 GiB at 0.0784 and 250 GiB at 0.2375.
       </p>
     </HelpBox>
   );

@@ -7,7 +7,13 @@ import { Controller, useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import { RULE_TYPES, type TRuleType } from "@ratecard/validators";
 import { Breadcrumbs, type Crumb } from "../components/Breadcrumbs";
-import { FlatRateHelp, GroupHelp, MappingHelp, TenantHelp, ThresholdHelp } from "../components/Concepts";
+import {
+  FlatRateHelp,
+  GroupHelp,
+  MappingHelp,
+  TenantHelp,
+  ThresholdHelp,
+} from "../components/Concepts";
 import { FormField } from "../components/FormField";
 import { MissingRecord, QueryState } from "../components/QueryState";
 import { useLookups, useRefreshAll } from "../hooks";
@@ -46,7 +52,9 @@ export function RuleNewPage({ kind }: { kind: RuleKind }) {
   const defaults = newRuleFormValues({ parent, groupId: search.group_id });
   return (
     <QueryState query={{ data: lookups, error, isPending, isError: Boolean(error), refetch }}>
-      {(loaded) => <RuleForm kind={kind} lookups={loaded} defaults={defaults} parentFixed={parent !== null} />}
+      {(loaded) => (
+        <RuleForm kind={kind} lookups={loaded} defaults={defaults} parentFixed={parent !== null} />
+      )}
     </QueryState>
   );
 }
@@ -54,7 +62,10 @@ export function RuleNewPage({ kind }: { kind: RuleKind }) {
 export function RuleEditPage({ kind }: { kind: RuleKind }) {
   const trpc = useTRPC();
   const { ruleId = "" } = useParams({ strict: false });
-  const mapping = useQuery({ ...trpc.hashmap.mappings.get.queryOptions({ mapping_id: ruleId }), enabled: kind === "mapping" });
+  const mapping = useQuery({
+    ...trpc.hashmap.mappings.get.queryOptions({ mapping_id: ruleId }),
+    enabled: kind === "mapping",
+  });
   const threshold = useQuery({
     ...trpc.hashmap.thresholds.get.queryOptions({ threshold_id: ruleId }),
     enabled: kind === "threshold",
@@ -64,12 +75,24 @@ export function RuleEditPage({ kind }: { kind: RuleKind }) {
   return (
     <QueryState
       query={rule}
-      notFound={<MissingRecord what={kind === "mapping" ? "Mapping" : "Threshold"} backTo="/hashmap/rules" backLabel="Open the rules explorer" />}
+      notFound={
+        <MissingRecord
+          what={kind === "mapping" ? "Mapping" : "Threshold"}
+          backTo="/hashmap/rules"
+          backLabel="Open the rules explorer"
+        />
+      }
     >
       {(ruleData) => (
         <QueryState query={{ data: lookups, error, isPending, isError: Boolean(error), refetch }}>
           {(loaded) => (
-            <RuleForm kind={kind} lookups={loaded} defaults={ruleFormValues(ruleData)} parentFixed ruleId={ruleId} />
+            <RuleForm
+              kind={kind}
+              lookups={loaded}
+              defaults={ruleFormValues(ruleData)}
+              parentFixed
+              ruleId={ruleId}
+            />
           )}
         </QueryState>
       )}
@@ -81,17 +104,36 @@ function parentCrumbs(parent: RuleParent | null, lookups: RuleLookups): Crumb[] 
   const services: Crumb = { label: "Services", to: "/hashmap/services" };
   if (!parent) return [{ label: "Rules explorer", to: "/hashmap/rules" }];
   if (!isFieldParent(parent)) {
-    const service = lookups.services.find((candidate) => candidate.service_id === parent.service_id);
-    return [services, { label: service?.name ?? parent.service_id, to: "/hashmap/services/$serviceId", params: { serviceId: parent.service_id } }];
+    const service = lookups.services.find(
+      (candidate) => candidate.service_id === parent.service_id,
+    );
+    return [
+      services,
+      {
+        label: service?.name ?? parent.service_id,
+        to: "/hashmap/services/$serviceId",
+        params: { serviceId: parent.service_id },
+      },
+    ];
   }
   const field = lookups.fields.find((candidate) => candidate.field_id === parent.field_id);
   const service = lookups.services.find((candidate) => candidate.service_id === field?.service_id);
   return [
     services,
     ...(service
-      ? [{ label: service.name, to: "/hashmap/services/$serviceId", params: { serviceId: service.service_id } }]
+      ? [
+          {
+            label: service.name,
+            to: "/hashmap/services/$serviceId",
+            params: { serviceId: service.service_id },
+          },
+        ]
       : []),
-    { label: field?.name ?? parent.field_id, to: "/hashmap/fields/$fieldId", params: { fieldId: parent.field_id } },
+    {
+      label: field?.name ?? parent.field_id,
+      to: "/hashmap/fields/$fieldId",
+      params: { fieldId: parent.field_id },
+    },
   ];
 }
 
@@ -125,13 +167,19 @@ function RuleForm({
   const label = useMemo(() => ruleLabeller(lookups), [lookups]);
   const noun = kind === "mapping" ? "mapping" : "threshold";
   const parentKind = isFieldParent(parent) ? "field" : parent ? "service" : "";
-  const title = ruleId ? `Edit ${parentKind} ${noun}` : `New ${parentKind} ${noun}`.replace("  ", " ");
+  const title = ruleId
+    ? `Edit ${parentKind} ${noun}`
+    : `New ${parentKind} ${noun}`.replace("  ", " ");
 
   const leave = () => {
     if (!parent) return navigate({ to: "/hashmap/rules" });
     const tab = kind === "threshold" ? "thresholds" : undefined;
     return isFieldParent(parent)
-      ? navigate({ to: "/hashmap/fields/$fieldId", params: { fieldId: parent.field_id }, search: { tab } })
+      ? navigate({
+          to: "/hashmap/fields/$fieldId",
+          params: { fieldId: parent.field_id },
+          search: { tab },
+        })
       : navigate({
           to: "/hashmap/services/$serviceId",
           params: { serviceId: parent.service_id },
@@ -142,7 +190,9 @@ function RuleForm({
   const save = (input: RuleInput) => {
     if (kind === "mapping") {
       const mapping = input as MappingInput;
-      return ruleId ? updateMapping.mutateAsync({ ...mapping, mapping_id: ruleId }) : createMapping.mutateAsync(mapping);
+      return ruleId
+        ? updateMapping.mutateAsync({ ...mapping, mapping_id: ruleId })
+        : createMapping.mutateAsync(mapping);
     }
     const threshold = input as ThresholdInput;
     return ruleId
@@ -164,7 +214,11 @@ function RuleForm({
             : isFieldParent(parent)
               ? "A mapping for this value with the same tenant and group already exists here. Change one of them, or edit the existing mapping."
               : "A service mapping with the same tenant and group already exists here. Change the group or tenant, or edit the existing mapping.";
-        form.setError(kind === "threshold" ? "level" : isFieldParent(parent) ? "value" : "group_id", { message }, { shouldFocus: true });
+        form.setError(
+          kind === "threshold" ? "level" : isFieldParent(parent) ? "value" : "group_id",
+          { message },
+          { shouldFocus: true },
+        );
         toast.error(message);
       } else {
         form.setError("root", { message: problem.message });
@@ -172,24 +226,41 @@ function RuleForm({
       }
       return;
     }
-    toast.success(ruleId ? `${noun[0]!.toUpperCase()}${noun.slice(1)} saved` : `${noun[0]!.toUpperCase()}${noun.slice(1)} created`);
+    toast.success(
+      ruleId
+        ? `${noun[0]!.toUpperCase()}${noun.slice(1)} saved`
+        : `${noun[0]!.toUpperCase()}${noun.slice(1)} created`,
+    );
     await leave();
     await refreshAll();
   });
 
-  const typeOptions = (types.data ?? RULE_TYPES).filter((type): type is TRuleType => type in TYPE_DESCRIPTIONS);
+  const typeOptions = (types.data ?? RULE_TYPES).filter(
+    (type): type is TRuleType => type in TYPE_DESCRIPTIONS,
+  );
 
   return (
     <section>
-      <Breadcrumbs crumbs={[...parentCrumbs(parentFixed ? parent : null, lookups), { label: title }]} />
+      <Breadcrumbs
+        crumbs={[...parentCrumbs(parentFixed ? parent : null, lookups), { label: title }]}
+      />
       <header className="page-header">
         <div>
           <h1>{title}</h1>
-          {parent && parentFixed && <p className="lead">Attached to {label.attachedTo({ service_id: null, field_id: null, ...parent })}</p>}
+          {parent && parentFixed && (
+            <p className="lead">
+              Attached to {label.attachedTo({ service_id: null, field_id: null, ...parent })}
+            </p>
+          )}
         </div>
       </header>
       <div className="form-layout">
-        <form className="panel form" onSubmit={(event) => void submit(event)} noValidate aria-label={title}>
+        <form
+          className="panel form"
+          onSubmit={(event) => void submit(event)}
+          noValidate
+          aria-label={title}
+        >
           {errors.root?.message && (
             <p className="alert error" role="alert">
               {errors.root.message}
@@ -207,7 +278,9 @@ function RuleForm({
                   <option value="">Choose a service or field…</option>
                   {lookups.services.map((service) => (
                     <optgroup key={service.service_id} label={service.name}>
-                      <option value={`service:${service.service_id}`}>{service.name} (service)</option>
+                      <option value={`service:${service.service_id}`}>
+                        {service.name} (service)
+                      </option>
                       {lookups.fields
                         .filter((field) => field.service_id === service.service_id)
                         .map((field) => (
@@ -228,7 +301,14 @@ function RuleForm({
               error={errors.value?.message}
               hint="The exact metadata value to match, compared as text (m1.small, ssd…)."
             >
-              {(a11y) => <input {...a11y} {...form.register("value")} className="input mono" autoComplete="off" />}
+              {(a11y) => (
+                <input
+                  {...a11y}
+                  {...form.register("value")}
+                  className="input mono"
+                  autoComplete="off"
+                />
+              )}
             </FormField>
           )}
           {kind === "threshold" && (
@@ -242,12 +322,24 @@ function RuleForm({
                   : "The rule applies when the quantity used is at least this level."
               }
             >
-              {(a11y) => <input {...a11y} {...form.register("level")} className="input mono" inputMode="decimal" autoComplete="off" />}
+              {(a11y) => (
+                <input
+                  {...a11y}
+                  {...form.register("level")}
+                  className="input mono"
+                  inputMode="decimal"
+                  autoComplete="off"
+                />
+              )}
             </FormField>
           )}
           <fieldset className="form-field">
             <legend className="form-label">
-              Type<span className="required" aria-hidden="true"> *</span>
+              Type
+              <span className="required" aria-hidden="true">
+                {" "}
+                *
+              </span>
             </legend>
             <Controller
               control={form.control}
@@ -261,7 +353,11 @@ function RuleForm({
                 >
                   {typeOptions.map((type) => (
                     <label key={type} className="radio-card">
-                      <RadioGroup.Item value={type} className="radio" aria-describedby={`type-${type}-text`}>
+                      <RadioGroup.Item
+                        value={type}
+                        className="radio"
+                        aria-describedby={`type-${type}-text`}
+                      >
                         <RadioGroup.Indicator className="radio-dot" />
                       </RadioGroup.Item>
                       <span>
@@ -282,9 +378,21 @@ function RuleForm({
             error={errors.cost?.message}
             hint="An exact decimal, up to 12 integer and 28 fractional digits. It is stored as typed, never rounded."
           >
-            {(a11y) => <input {...a11y} {...form.register("cost")} className="input mono" inputMode="decimal" autoComplete="off" />}
+            {(a11y) => (
+              <input
+                {...a11y}
+                {...form.register("cost")}
+                className="input mono"
+                inputMode="decimal"
+                autoComplete="off"
+              />
+            )}
           </FormField>
-          <FormField label="Group" error={errors.group_id?.message} hint="Rules without a group are priced together in the default group.">
+          <FormField
+            label="Group"
+            error={errors.group_id?.message}
+            hint="Rules without a group are priced together in the default group."
+          >
             {(a11y) => (
               <select {...a11y} {...form.register("group_id")} className="input">
                 <option value="">No group (default group)</option>
@@ -301,7 +409,15 @@ function RuleForm({
             error={errors.tenant_id?.message}
             hint="Optional project id. Empty: the rule applies to every project. Set: it overrides the global rule for that project."
           >
-            {(a11y) => <input {...a11y} {...form.register("tenant_id")} className="input mono" autoComplete="off" placeholder="All tenants" />}
+            {(a11y) => (
+              <input
+                {...a11y}
+                {...form.register("tenant_id")}
+                className="input mono"
+                autoComplete="off"
+                placeholder="All tenants"
+              />
+            )}
           </FormField>
           <div className="form-actions">
             <button type="button" className="button" onClick={() => void leave()}>

@@ -62,18 +62,33 @@ export function RulesExplorerPage() {
     [mappings.data, thresholds.data, lookups, search.kind],
   );
   const rows = useMemo(
-    () => allRows.filter((row) => (!search.type || row.type === search.type) && ruleMatchesText(row, search.q ?? "")),
+    () =>
+      allRows.filter(
+        (row) => (!search.type || row.type === search.type) && ruleMatchesText(row, search.q ?? ""),
+      ),
     [allRows, search.type, search.q],
   );
   const columns = useMemo(
-    () => ruleColumns({ matchHeader: "Value / level", showKind: true, showAttachedTo: true, onDelete: setDeleting }),
+    () =>
+      ruleColumns({
+        matchHeader: "Value / level",
+        showKind: true,
+        showAttachedTo: true,
+        onDelete: setDeleting,
+      }),
     [],
   );
 
   const loadError = mappings.error ?? thresholds.error ?? lookupError;
-  const loading = (search.kind !== "thresholds" && mappings.isPending) || (search.kind !== "mappings" && thresholds.isPending);
+  const loading =
+    (search.kind !== "thresholds" && mappings.isPending) ||
+    (search.kind !== "mappings" && thresholds.isPending);
   const filtered = hasActiveFilter(search);
-  const parentValue = search.field_id ? `field:${search.field_id}` : search.service_id ? `service:${search.service_id}` : "";
+  const parentValue = search.field_id
+    ? `field:${search.field_id}`
+    : search.service_id
+      ? `service:${search.service_id}`
+      : "";
   const groupValue = search.no_group ? "none" : (search.group_id ?? "");
 
   return (
@@ -99,14 +114,21 @@ export function RulesExplorerPage() {
         <ThresholdHelp />
       </div>
       <div className="panel">
-        <form className="filters" role="search" aria-label="Filter rules" onSubmit={(event) => event.preventDefault()}>
+        <form
+          className="filters"
+          role="search"
+          aria-label="Filter rules"
+          onSubmit={(event) => event.preventDefault()}
+        >
           <FilterField label="Kind">
             {(id) => (
               <select
                 id={id}
                 className="input"
                 value={search.kind ?? ""}
-                onChange={(event) => update({ kind: (event.target.value || undefined) as ExplorerSearch["kind"] })}
+                onChange={(event) =>
+                  update({ kind: (event.target.value || undefined) as ExplorerSearch["kind"] })
+                }
               >
                 <option value="">Mappings and thresholds</option>
                 <option value="mappings">Mappings</option>
@@ -122,13 +144,18 @@ export function RulesExplorerPage() {
                 value={parentValue}
                 onChange={(event) => {
                   const [kind, id] = event.target.value.split(":");
-                  update({ service_id: kind === "service" ? id : undefined, field_id: kind === "field" ? id : undefined });
+                  update({
+                    service_id: kind === "service" ? id : undefined,
+                    field_id: kind === "field" ? id : undefined,
+                  });
                 }}
               >
                 <option value="">Any service or field</option>
                 {lookups.services.map((service) => (
                   <optgroup key={service.service_id} label={service.name}>
-                    <option value={`service:${service.service_id}`}>{service.name} (service rules)</option>
+                    <option value={`service:${service.service_id}`}>
+                      {service.name} (service rules)
+                    </option>
                     {lookups.fields
                       .filter((field) => field.service_id === service.service_id)
                       .map((field) => (
@@ -149,7 +176,10 @@ export function RulesExplorerPage() {
                 value={groupValue}
                 onChange={(event) => {
                   const value = event.target.value;
-                  update({ no_group: value === "none" || undefined, group_id: value && value !== "none" ? value : undefined });
+                  update({
+                    no_group: value === "none" || undefined,
+                    group_id: value && value !== "none" ? value : undefined,
+                  });
                 }}
               >
                 <option value="">Any group</option>
@@ -189,7 +219,9 @@ export function RulesExplorerPage() {
                 id={id}
                 className="input"
                 value={search.type ?? ""}
-                onChange={(event) => update({ type: (event.target.value || undefined) as ExplorerSearch["type"] })}
+                onChange={(event) =>
+                  update({ type: (event.target.value || undefined) as ExplorerSearch["type"] })
+                }
               >
                 <option value="">Flat and rate</option>
                 <option value="flat">Flat</option>
@@ -255,7 +287,8 @@ export function RulesExplorerPage() {
                     </Link>
                   }
                 >
-                  Rules are the mappings and thresholds of services and fields. Create a service first, then its mappings.
+                  Rules are the mappings and thresholds of services and fields. Create a service
+                  first, then its mappings.
                 </EmptyState>
               )
             }
@@ -275,7 +308,15 @@ export function RulesExplorerPage() {
   );
 }
 
-function FilterField({ label, grow = false, children }: { label: string; grow?: boolean; children: (id: string) => ReactNode }) {
+function FilterField({
+  label,
+  grow = false,
+  children,
+}: {
+  label: string;
+  grow?: boolean;
+  children: (id: string) => ReactNode;
+}) {
   const id = useId();
   return (
     <div className={grow ? "filter-field grow" : "filter-field"}>

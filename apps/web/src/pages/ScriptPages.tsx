@@ -27,7 +27,10 @@ interface ScriptFormValues {
 
 const ZScriptForm = z
   .object({ name: z.string(), data: z.string() })
-  .refine((values) => values.data.trim() !== "", { path: ["data"], message: "Paste the script's source or load it from a file." })
+  .refine((values) => values.data.trim() !== "", {
+    path: ["data"],
+    message: "Paste the script's source or load it from a file.",
+  })
   .pipe(ZScriptCreate);
 
 const route = getRouteApi("/pyscripts/$scriptId");
@@ -75,7 +78,10 @@ function ScriptForm({
   children?: React.ReactNode;
 }) {
   const sourceLabelId = useId();
-  const form = useForm<ScriptFormValues>({ defaultValues: defaults, resolver: zodResolver(ZScriptForm) });
+  const form = useForm<ScriptFormValues>({
+    defaultValues: defaults,
+    resolver: zodResolver(ZScriptForm),
+  });
   const { errors, isSubmitting, isDirty } = form.formState;
   const [loadedFile, setLoadedFile] = useState<string | null>(null);
 
@@ -83,8 +89,11 @@ function ScriptForm({
     if (!file) return;
     const text = await file.text();
     form.setValue("data", text, { shouldDirty: true, shouldValidate: true });
-    if (!form.getValues("name").trim()) form.setValue("name", file.name.replace(/\.py$/i, ""), { shouldDirty: true });
-    setLoadedFile(`${file.name} (${text.split("\n").length} lines) loaded into the editor. Review it, then save.`);
+    if (!form.getValues("name").trim())
+      form.setValue("name", file.name.replace(/\.py$/i, ""), { shouldDirty: true });
+    setLoadedFile(
+      `${file.name} (${text.split("\n").length} lines) loaded into the editor. Review it, then save.`,
+    );
   };
 
   const submit = form.handleSubmit(async (values) => {
@@ -94,7 +103,11 @@ function ScriptForm({
     } catch (error) {
       const problem = describeProblem(error);
       if (problem.code === "CONFLICT") {
-        form.setError("name", { message: `${problem.message} Choose another name.` }, { shouldFocus: true });
+        form.setError(
+          "name",
+          { message: `${problem.message} Choose another name.` },
+          { shouldFocus: true },
+        );
       } else if (problem.fieldErrors.name || problem.fieldErrors.data) {
         if (problem.fieldErrors.name) form.setError("name", { message: problem.fieldErrors.name });
         if (problem.fieldErrors.data) form.setError("data", { message: problem.fieldErrors.data });
@@ -106,20 +119,31 @@ function ScriptForm({
   });
 
   return (
-    <form className="panel form wide" onSubmit={(event) => void submit(event)} noValidate aria-label="Script">
+    <form
+      className="panel form wide"
+      onSubmit={(event) => void submit(event)}
+      noValidate
+      aria-label="Script"
+    >
       {errors.root?.message && (
         <p className="alert error" role="alert">
           {errors.root.message}
         </p>
       )}
       <FormField label="Name" required error={errors.name?.message} hint="Unique among scripts.">
-        {(a11y) => <input {...a11y} {...form.register("name")} className="input" autoComplete="off" />}
+        {(a11y) => (
+          <input {...a11y} {...form.register("name")} className="input" autoComplete="off" />
+        )}
       </FormField>
       {children}
       <div className={`form-field${errors.data ? " has-error" : ""}`}>
         <div className="editor-heading">
           <span id={sourceLabelId} className="form-label">
-            Python source<span className="required" aria-hidden="true"> *</span>
+            Python source
+            <span className="required" aria-hidden="true">
+              {" "}
+              *
+            </span>
           </span>
           <label className="button small file-button">
             Load from a file…
@@ -142,7 +166,12 @@ function ScriptForm({
           control={form.control}
           name="data"
           render={({ field }) => (
-            <SourceEditor value={field.value} onChange={field.onChange} error={errors.data?.message} labelId={sourceLabelId} />
+            <SourceEditor
+              value={field.value}
+              onChange={field.onChange}
+              error={errors.data?.message}
+              labelId={sourceLabelId}
+            />
           )}
         />
         {errors.data?.message && <p className="form-error">{errors.data.message}</p>}
@@ -190,7 +219,10 @@ export function ScriptPage() {
   const { scriptId } = route.useParams();
   const script = useQuery(trpc.pyscripts.scripts.get.queryOptions({ script_id: scriptId }));
   return (
-    <QueryState query={script} notFound={<MissingRecord what="Script" backTo="/pyscripts" backLabel="Back to scripts" />}>
+    <QueryState
+      query={script}
+      notFound={<MissingRecord what="Script" backTo="/pyscripts" backLabel="Back to scripts" />}
+    >
       {(data) => <ScriptDetails script={data} />}
     </QueryState>
   );
@@ -224,7 +256,9 @@ function ScriptDetails({ script }: { script: TScript }) {
         }}
       >
         <div className="form-field">
-          <span className="form-label">Checksum (SHA-512 of the source, computed by the server)</span>
+          <span className="form-label">
+            Checksum (SHA-512 of the source, computed by the server)
+          </span>
           <code className="checksum full" aria-label="Checksum">
             {script.checksum}
           </code>

@@ -48,8 +48,8 @@ export function ScriptsPage() {
           <p>
             Each script receives the usage to rate in a global <code>data</code> (
             <code>data['usage'][service]</code> holds items with <code>item['vol']['qty']</code> and{" "}
-            <code>item['metadata']</code>) and sets <code>item['rating'] = {"{'price': …}"}</code>. When there are
-            several scripts, the order in which they run is not guaranteed.
+            <code>item['metadata']</code>) and sets <code>item['rating'] = {"{'price': …}"}</code>.
+            When there are several scripts, the order in which they run is not guaranteed.
           </p>
         </HelpBox>
       }
@@ -66,7 +66,9 @@ export function ScriptsPage() {
           Paste a Python rating script or upload a <code>.py</code> file.
         </>
       }
-      renderDeleteDialog={(script, close) => <DeleteScriptDialog script={script} onClose={close} onDeleted={close} />}
+      renderDeleteDialog={(script, close) => (
+        <DeleteScriptDialog script={script} onClose={close} onDeleted={close} />
+      )}
     />
   );
 }

@@ -6,7 +6,13 @@ import { useMemo, useState } from "react";
 import { toast } from "sonner";
 import { ZFieldCreate, type TField, type TService } from "@ratecard/validators";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { FlatRateHelp, GroupHelp, HelpBox, MappingHelp, ThresholdHelp } from "../components/Concepts";
+import {
+  FlatRateHelp,
+  GroupHelp,
+  HelpBox,
+  MappingHelp,
+  ThresholdHelp,
+} from "../components/Concepts";
 import { DataTable } from "../components/DataTable";
 import { DeleteFieldDialog, DeleteServiceDialog } from "../components/DeleteDialogs";
 import { EmptyState } from "../components/EmptyState";
@@ -29,7 +35,9 @@ export function ServicePage() {
   return (
     <QueryState
       query={service}
-      notFound={<MissingRecord what="Service" backTo="/hashmap/services" backLabel="Back to services" />}
+      notFound={
+        <MissingRecord what="Service" backTo="/hashmap/services" backLabel="Back to services" />
+      }
     >
       {(data) => <ServiceDetails service={data} />}
     </QueryState>
@@ -90,7 +98,9 @@ function ServiceDetails({ service }: { service: TService }) {
 
   return (
     <section>
-      <Breadcrumbs crumbs={[{ label: "Services", to: "/hashmap/services" }, { label: service.name }]} />
+      <Breadcrumbs
+        crumbs={[{ label: "Services", to: "/hashmap/services" }, { label: service.name }]}
+      />
       <RecordHeader
         eyebrow="Service"
         name={service.name}
@@ -108,15 +118,23 @@ function ServiceDetails({ service }: { service: TService }) {
       <Tabs.Root value={tab} onValueChange={setTab} className="tabs">
         <Tabs.List className="tab-list" aria-label="Parts of the service">
           <CountedTab value="fields" label="Fields" count={fields.data?.fields.length} />
-          <CountedTab value="mappings" label="Service mappings" count={mappings.data?.mappings.length} />
-          <CountedTab value="thresholds" label="Service thresholds" count={thresholds.data?.thresholds.length} />
+          <CountedTab
+            value="mappings"
+            label="Service mappings"
+            count={mappings.data?.mappings.length}
+          />
+          <CountedTab
+            value="thresholds"
+            label="Service thresholds"
+            count={thresholds.data?.thresholds.length}
+          />
         </Tabs.List>
 
         <Tabs.Content value="fields" className="panel">
           <div className="toolbar">
             <p className="muted">
-              A field is a metadata attribute of the metric (flavor_id, volume_type…). Its mappings price usages by the
-              field's value.
+              A field is a metadata attribute of the metric (flavor_id, volume_type…). Its mappings
+              price usages by the field's value.
             </p>
             <button type="button" className="button primary" onClick={() => setCreatingField(true)}>
               Add field
@@ -135,12 +153,17 @@ function ServiceDetails({ service }: { service: TService }) {
                   <EmptyState
                     title="No fields yet"
                     action={
-                      <button type="button" className="button primary" onClick={() => setCreatingField(true)}>
+                      <button
+                        type="button"
+                        className="button primary"
+                        onClick={() => setCreatingField(true)}
+                      >
                         Add the first field
                       </button>
                     }
                   >
-                    Add a field to price usages by a metadata value, for example <code>flavor_id</code> for instances.
+                    Add a field to price usages by a metadata value, for example{" "}
+                    <code>flavor_id</code> for instances.
                   </EmptyState>
                 }
               />
@@ -190,8 +213,8 @@ function ServiceDetails({ service }: { service: TService }) {
         title={`Add a field to ${service.name}`}
         description={
           <>
-            The name of a metadata or groupby attribute of the metric, as the collector reports it. It must be unique within
-            the service.
+            The name of a metadata or groupby attribute of the metric, as the collector reports it.
+            It must be unique within the service.
           </>
         }
         nameLabel="Field name"
@@ -206,7 +229,11 @@ function ServiceDetails({ service }: { service: TService }) {
         }}
       />
       {deletingField && (
-        <DeleteFieldDialog field={deletingField} onClose={() => setDeletingField(null)} onDeleted={() => setDeletingField(null)} />
+        <DeleteFieldDialog
+          field={deletingField}
+          onClose={() => setDeletingField(null)}
+          onDeleted={() => setDeletingField(null)}
+        />
       )}
       {deletingService && (
         <DeleteServiceDialog
@@ -217,9 +244,9 @@ function ServiceDetails({ service }: { service: TService }) {
       )}
       <HelpBox summary="How is a usage of this service priced?">
         <p>
-          For each group, the matching service mapping and field mappings give a flat price per unit and rate multipliers;
-          the highest threshold reached applies; the group's price is rate × flat × quantity. The prices of all groups add
-          up.
+          For each group, the matching service mapping and field mappings give a flat price per unit
+          and rate multipliers; the highest threshold reached applies; the group's price is rate ×
+          flat × quantity. The prices of all groups add up.
         </p>
       </HelpBox>
     </section>

@@ -24,7 +24,9 @@ export function ServicesPage() {
   const trpc = useTRPC();
   const navigate = useNavigate({ from: "/hashmap/services" });
   const refreshAll = useRefreshAll();
-  const services = useQuery(trpc.hashmap.services.list.queryOptions(undefined, { select: (data) => data.services }));
+  const services = useQuery(
+    trpc.hashmap.services.list.queryOptions(undefined, { select: (data) => data.services }),
+  );
   const createService = useMutation(trpc.hashmap.services.create.mutationOptions());
   const [creating, setCreating] = useState(false);
 
@@ -38,10 +40,11 @@ export function ServicesPage() {
       help={
         <HelpBox summary="How should a service be named?">
           <p>
-            The name must equal the metric's <code>alt_name</code> in CloudKitty's metrics.yml if it has one, otherwise
-            the metric's name: <code>cpu</code> with alt_name <code>instance</code> gives the service{" "}
-            <code>instance</code>; <code>image.size</code> gives <code>image.size</code>. A service whose name matches no
-            metric never prices anything.
+            The name must equal the metric's <code>alt_name</code> in CloudKitty's metrics.yml if it
+            has one, otherwise the metric's name: <code>cpu</code> with alt_name{" "}
+            <code>instance</code> gives the service <code>instance</code>; <code>image.size</code>{" "}
+            gives <code>image.size</code>. A service whose name matches no metric never prices
+            anything.
           </p>
         </HelpBox>
       }
@@ -59,7 +62,9 @@ export function ServicesPage() {
           <code>volume.size</code>.
         </>
       }
-      renderDeleteDialog={(service, close) => <DeleteServiceDialog service={service} onClose={close} onDeleted={close} />}
+      renderDeleteDialog={(service, close) => (
+        <DeleteServiceDialog service={service} onClose={close} onDeleted={close} />
+      )}
     >
       <NameDialog
         open={creating}
@@ -74,7 +79,10 @@ export function ServicesPage() {
           const service = await createService.mutateAsync({ name });
           toast.success(`Service “${service.name}” created`);
           await refreshAll();
-          await navigate({ to: "/hashmap/services/$serviceId", params: { serviceId: service.service_id } });
+          await navigate({
+            to: "/hashmap/services/$serviceId",
+            params: { serviceId: service.service_id },
+          });
         }}
       />
     </NamedResourceListPage>

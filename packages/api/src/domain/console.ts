@@ -32,7 +32,10 @@ export async function serviceDeletionImpact(
   return { fields, mappings, thresholds };
 }
 
-export async function fieldDeletionImpact(prisma: PrismaClient, fieldId: string): Promise<RuleCounts> {
+export async function fieldDeletionImpact(
+  prisma: PrismaClient,
+  fieldId: string,
+): Promise<RuleCounts> {
   const found = await prisma.field.count({ where: { id: fieldId } });
   if (!found) throw fail.notFound(noSuchField(fieldId));
   const [mappings, thresholds] = await Promise.all([
@@ -43,7 +46,10 @@ export async function fieldDeletionImpact(prisma: PrismaClient, fieldId: string)
 }
 
 /** The rules in the group: deleted with it (recursive) or moved to no group. */
-export async function groupDeletionImpact(prisma: PrismaClient, groupId: string): Promise<RuleCounts> {
+export async function groupDeletionImpact(
+  prisma: PrismaClient,
+  groupId: string,
+): Promise<RuleCounts> {
   const found = await prisma.group.count({ where: { id: groupId } });
   if (!found) throw fail.notFound(noSuchGroup(groupId));
   const [mappings, thresholds] = await Promise.all([

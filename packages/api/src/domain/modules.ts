@@ -9,7 +9,10 @@ export async function listRatingModules(prisma: PrismaClient): Promise<TRatingMo
   return rows.map(renderRatingModule);
 }
 
-export async function getRatingModule(prisma: PrismaClient, moduleId: string): Promise<TRatingModule> {
+export async function getRatingModule(
+  prisma: PrismaClient,
+  moduleId: string,
+): Promise<TRatingModule> {
   const row = await prisma.ratingModule.findUnique({ where: { id: moduleId } });
   if (!row) throw fail.notFound(moduleNotFound);
   return renderRatingModule(row);

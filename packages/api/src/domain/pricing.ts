@@ -1,6 +1,11 @@
 import type { PrismaClient } from "@ratecard/db";
 import { explainPoint, formatDecimal, priceQuote } from "@ratecard/rating";
-import type { TPreviewRequest, TPriceBreakdown, TQuoteRequest, TRuleSetWarning } from "@ratecard/validators";
+import type {
+  TPreviewRequest,
+  TPriceBreakdown,
+  TQuoteRequest,
+  TRuleSetWarning,
+} from "@ratecard/validators";
 import { quoteMetadata, type RuleSetCache } from "./rating.js";
 
 /**
@@ -8,7 +13,11 @@ import { quoteMetadata, type RuleSetCache } from "./rating.js";
  * (CloudKitty's quote never applies tenant rules). Pyscripts are stored, not executed, so they add
  * nothing; a disabled hashmap module prices nothing, as in CloudKitty.
  */
-export async function quote(prisma: PrismaClient, ruleSets: RuleSetCache, request: TQuoteRequest): Promise<string> {
+export async function quote(
+  prisma: PrismaClient,
+  ruleSets: RuleSetCache,
+  request: TQuoteRequest,
+): Promise<string> {
   const hashmap = await prisma.ratingModule.findUnique({ where: { id: "hashmap" } });
   if (!hashmap?.enabled) return "0";
   const { index } = await ruleSets.get(prisma);
@@ -42,9 +51,11 @@ export async function ruleSetWarnings(
   filter: { service_id?: string | undefined; group_id?: string | undefined },
 ): Promise<TRuleSetWarning[]> {
   const ruleSet = await ruleSets.get(prisma);
-  return ruleSet.warnings().filter(
-    (warning) =>
-      (filter.service_id === undefined || warning.service_id === filter.service_id) &&
-      (filter.group_id === undefined || warning.group_id === filter.group_id),
-  );
+  return ruleSet
+    .warnings()
+    .filter(
+      (warning) =>
+        (filter.service_id === undefined || warning.service_id === filter.service_id) &&
+        (filter.group_id === undefined || warning.group_id === filter.group_id),
+    );
 }

@@ -6,7 +6,13 @@ import {
   type RatingIndex,
   type RuleSetWarning,
 } from "@ratecard/rating";
-import { renderField, renderGroup, renderMapping, renderService, renderThreshold } from "./render.js";
+import {
+  renderField,
+  renderGroup,
+  renderMapping,
+  renderService,
+  renderThreshold,
+} from "./render.js";
 
 export interface CompiledRuleSet {
   rules: HashmapRuleSet;

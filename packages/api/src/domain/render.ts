@@ -1,5 +1,22 @@
-import type { FieldRow, GroupRow, MappingRow, ScriptRow, ServiceRow, ThresholdRow, RatingModuleRow } from "@ratecard/db";
-import type { TField, TGroup, TMapping, TRatingModule, TRuleType, TScript, TService, TThreshold } from "@ratecard/validators";
+import type {
+  FieldRow,
+  GroupRow,
+  MappingRow,
+  ScriptRow,
+  ServiceRow,
+  ThresholdRow,
+  RatingModuleRow,
+} from "@ratecard/db";
+import type {
+  TField,
+  TGroup,
+  TMapping,
+  TRatingModule,
+  TRuleType,
+  TScript,
+  TService,
+  TThreshold,
+} from "@ratecard/validators";
 
 // Database rows -> the REST contract's objects, keys in CloudKitty's order.
 

@@ -14,7 +14,13 @@ import type {
   TThresholdUpdate,
 } from "@ratecard/validators";
 import { fail } from "../trpc.js";
-import { noSuchField, noSuchGroup, noSuchMapping, noSuchService, noSuchThreshold } from "./messages.js";
+import {
+  noSuchField,
+  noSuchGroup,
+  noSuchMapping,
+  noSuchService,
+  noSuchThreshold,
+} from "./messages.js";
 import { renderMapping, renderThreshold } from "./render.js";
 
 // Mappings and thresholds are both "rules": a type, a cost, exactly one parent (service or field),
@@ -41,11 +47,15 @@ export function requireOneParent(input: {
  * A field mapping matches a metadata value, so it needs one; a service mapping applies to the
  * whole service and must not have one. An absent value is "" (CloudKitty's default), null stays null.
  */
-export function checkMappingValue(parent: RuleParent, value: string | null | undefined): string | null {
+export function checkMappingValue(
+  parent: RuleParent,
+  value: string | null | undefined,
+): string | null {
   if (parent.fieldId && !value) {
     throw fail.badRequest("You must specify a value for a field mapping.");
   }
-  if (parent.serviceId && value) throw fail.badRequest("You can't specify a value and a service_id.");
+  if (parent.serviceId && value)
+    throw fail.badRequest("You can't specify a value and a service_id.");
   return value === undefined ? "" : value;
 }
 
@@ -135,7 +145,10 @@ function createdRuleAttributes(parent: RuleParent, input: RuleInput) {
  * What an update stores (CloudKitty's PUT): the parent never changes, an omitted type is flat and
  * an omitted tenant none; an omitted group_id keeps the group, an explicit null removes it.
  */
-function replacedRuleAttributes(current: RuleParent & { groupId: string | null }, input: RuleInput) {
+function replacedRuleAttributes(
+  current: RuleParent & { groupId: string | null },
+  input: RuleInput,
+) {
   return {
     serviceId: current.serviceId,
     fieldId: current.fieldId,
@@ -148,8 +161,14 @@ function replacedRuleAttributes(current: RuleParent & { groupId: string | null }
 
 // ---------------------------------------------------------------------------------- mappings
 
-export async function listMappings(prisma: PrismaClient, filters: TRuleListFilters): Promise<TMapping[]> {
-  const rows = await prisma.mapping.findMany({ where: ruleListWhere(filters), orderBy: { seq: "asc" } });
+export async function listMappings(
+  prisma: PrismaClient,
+  filters: TRuleListFilters,
+): Promise<TMapping[]> {
+  const rows = await prisma.mapping.findMany({
+    where: ruleListWhere(filters),
+    orderBy: { seq: "asc" },
+  });
   return rows.map(renderMapping);
 }
 
@@ -187,7 +206,10 @@ async function missingRuleReference(
   throw fail.badRequest("A referenced service, field or group no longer exists.");
 }
 
-export async function createMapping(prisma: PrismaClient, input: TMappingCreate): Promise<TMapping> {
+export async function createMapping(
+  prisma: PrismaClient,
+  input: TMappingCreate,
+): Promise<TMapping> {
   const parent = requireOneParent(input);
   const value = checkMappingValue(parent, input.value);
   await requireParentExists(prisma, parent);
@@ -202,7 +224,10 @@ export async function createMapping(prisma: PrismaClient, input: TMappingCreate)
 }
 
 /** Replaces the editable attributes (see replacedRuleAttributes). */
-export async function updateMapping(prisma: PrismaClient, input: TMappingUpdate): Promise<TMapping> {
+export async function updateMapping(
+  prisma: PrismaClient,
+  input: TMappingUpdate,
+): Promise<TMapping> {
   const current = await prisma.mapping.findUnique({ where: { id: input.mapping_id } });
   if (!current) throw fail.notFound(noSuchMapping(input.mapping_id));
   const value = checkMappingValue(current, input.value);
@@ -212,7 +237,13 @@ export async function updateMapping(prisma: PrismaClient, input: TMappingUpdate)
     () =>
       prisma.mapping.update({
         where: { id: current.id },
-        data: { value: rule.value, type: rule.type, cost: rule.cost, groupId: rule.groupId, tenantId: rule.tenantId },
+        data: {
+          value: rule.value,
+          type: rule.type,
+          cost: rule.cost,
+          groupId: rule.groupId,
+          tenantId: rule.tenantId,
+        },
       }),
     () => mappingConflict(prisma, rule),
     () => missingRuleReference(prisma, rule),
@@ -231,7 +262,10 @@ export async function listThresholds(
   prisma: PrismaClient,
   filters: TRuleListFilters,
 ): Promise<TThreshold[]> {
-  const rows = await prisma.threshold.findMany({ where: ruleListWhere(filters), orderBy: { seq: "asc" } });
+  const rows = await prisma.threshold.findMany({
+    where: ruleListWhere(filters),
+    orderBy: { seq: "asc" },
+  });
   return rows.map(renderThreshold);
 }
 
@@ -289,7 +323,13 @@ export async function updateThreshold(
     () =>
       prisma.threshold.update({
         where: { id: current.id },
-        data: { level: rule.level, type: rule.type, cost: rule.cost, groupId: rule.groupId, tenantId: rule.tenantId },
+        data: {
+          level: rule.level,
+          type: rule.type,
+          cost: rule.cost,
+          groupId: rule.groupId,
+          tenantId: rule.tenantId,
+        },
       }),
     () => thresholdConflict(prisma, rule),
     () => missingRuleReference(prisma, rule),

@@ -53,7 +53,10 @@ export async function updateScript(
   if (Object.keys(changes).length === 0) return getScript(prisma, input.scriptId);
   // One conditional write, no read-then-write: a script deleted meanwhile is a 404, never a 500.
   try {
-    const { count } = await prisma.script.updateMany({ where: { id: input.scriptId }, data: changes });
+    const { count } = await prisma.script.updateMany({
+      where: { id: input.scriptId },
+      data: changes,
+    });
     if (count === 0) throw fail.notFound(noSuchScript(input.scriptId));
   } catch (error) {
     if (!isUniqueViolation(error) || input.name === undefined) throw error;

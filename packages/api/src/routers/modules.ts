@@ -8,20 +8,42 @@ const tags = ["rating modules"];
 
 export const modulesRouter = router({
   list: publicProcedure
-    .meta({ openapi: { method: "GET", path: "/v1/rating/modules", tags, summary: "List rating modules", protect: false } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/v1/rating/modules",
+        tags,
+        summary: "List rating modules",
+        protect: false,
+      },
+    })
     .input(z.void())
     .output(z.object({ modules: z.array(ZRatingModule) }))
     .query(async ({ ctx }) => ({ modules: await listRatingModules(ctx.prisma) })),
 
   get: publicProcedure
-    .meta({ openapi: { method: "GET", path: "/v1/rating/modules/{module_id}", tags, summary: "Get a rating module", protect: false } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/v1/rating/modules/{module_id}",
+        tags,
+        summary: "Get a rating module",
+        protect: false,
+      },
+    })
     .input(z.object({ module_id: ZPathId }))
     .output(ZRatingModule)
     .query(({ ctx, input }) => getRatingModule(ctx.prisma, input.module_id)),
 
   update: publicProcedure
     .meta({
-      openapi: { method: "PUT", path: "/v1/rating/modules/{module_id}", tags, summary: "Enable or disable a module, set its priority", protect: false },
+      openapi: {
+        method: "PUT",
+        path: "/v1/rating/modules/{module_id}",
+        tags,
+        summary: "Enable or disable a module, set its priority",
+        protect: false,
+      },
       bodyName: "module",
     })
     .input(ZRatingModuleUpdate)
@@ -41,7 +63,8 @@ export const modulesRouter = router({
         path: "/v1/rating/reload_modules",
         tags,
         summary: "Reload the module list",
-        description: "Kept for CloudKitty's client: Ratecard reads modules on every request, so there is nothing to reload.",
+        description:
+          "Kept for CloudKitty's client: Ratecard reads modules on every request, so there is nothing to reload.",
         protect: false,
       },
     })

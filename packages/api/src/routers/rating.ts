@@ -64,7 +64,9 @@ export const ratingRouter = router({
         protect: false,
       },
     })
-    .input(z.strictObject({ service_id: ZPathId.optional(), group_id: ZPathId.optional() }).optional())
+    .input(
+      z.strictObject({ service_id: ZPathId.optional(), group_id: ZPathId.optional() }).optional(),
+    )
     .output(z.object({ warnings: z.array(ZRuleSetWarning) }))
     .query(async ({ ctx, input }) => ({
       warnings: await ruleSetWarnings(ctx.prisma, ctx.ruleSets, input ?? {}),

@@ -6,7 +6,10 @@ import { appRouter } from "../../src/root.js";
 import { createCallerFactory, createContextInner } from "../../src/trpc.js";
 
 /** A migrated SQLite file in a temporary directory, and a caller over the whole router. */
-export async function openTestDatabase(): Promise<{ database: Database; caller: ReturnType<typeof createCaller> }> {
+export async function openTestDatabase(): Promise<{
+  database: Database;
+  caller: ReturnType<typeof createCaller>;
+}> {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-api-")), "test.db");
   await migrateDatabase(`file:${file}`);
   const database = openDatabase({ url: `file:${file}` });

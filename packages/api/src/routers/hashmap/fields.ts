@@ -9,26 +9,51 @@ const ZFieldId = z.strictObject({ field_id: ZPathId });
 
 export const fieldsRouter = router({
   list: publicProcedure
-    .meta({ openapi: { method: "GET", path: `${HASHMAP}/fields`, tags, summary: "List the fields of a service", protect: false } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${HASHMAP}/fields`,
+        tags,
+        summary: "List the fields of a service",
+        protect: false,
+      },
+    })
     .input(z.strictObject({ service_id: ZPathId }))
     .output(z.object({ fields: z.array(ZField) }))
     .query(async ({ ctx, input }) => ({ fields: await listFields(ctx.prisma, input.service_id) })),
 
   get: publicProcedure
-    .meta({ openapi: { method: "GET", path: `${HASHMAP}/fields/{field_id}`, tags, summary: "Get a field", protect: false } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${HASHMAP}/fields/{field_id}`,
+        tags,
+        summary: "Get a field",
+        protect: false,
+      },
+    })
     .input(ZFieldId)
     .output(ZField)
     .query(({ ctx, input }) => getField(ctx.prisma, input.field_id)),
 
   create: publicProcedure
     .meta({
-      openapi: { method: "POST", path: `${HASHMAP}/fields`, tags, summary: "Create a field", protect: false },
+      openapi: {
+        method: "POST",
+        path: `${HASHMAP}/fields`,
+        tags,
+        summary: "Create a field",
+        protect: false,
+      },
       bodyName: "field_data",
     })
     .input(ZFieldCreate)
     .output(ZField)
     .mutation(async ({ ctx, input }) => {
-      const field = await createField(ctx.prisma, { name: input.name, serviceId: input.service_id });
+      const field = await createField(ctx.prisma, {
+        name: input.name,
+        serviceId: input.service_id,
+      });
       return created(ctx, field, field.field_id);
     }),
 

@@ -18,33 +18,71 @@ const ZGroupFilter = z.strictObject({ group_id: ZPathId });
 
 export const groupsRouter = router({
   list: publicProcedure
-    .meta({ openapi: { method: "GET", path: `${HASHMAP}/groups`, tags, summary: "List groups", protect: false } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${HASHMAP}/groups`,
+        tags,
+        summary: "List groups",
+        protect: false,
+      },
+    })
     .input(ZNoArguments)
     .output(z.object({ groups: z.array(ZGroup) }))
     .query(async ({ ctx }) => ({ groups: await listGroups(ctx.prisma) })),
 
   // Registered before `get`: the first route whose path matches wins.
   mappings: publicProcedure
-    .meta({ openapi: { method: "GET", path: `${HASHMAP}/groups/mappings`, tags, summary: "List the mappings of a group", protect: false } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${HASHMAP}/groups/mappings`,
+        tags,
+        summary: "List the mappings of a group",
+        protect: false,
+      },
+    })
     .input(ZGroupFilter)
     .output(z.object({ mappings: z.array(ZMapping) }))
     .query(async ({ ctx, input }) => ({ mappings: await listMappings(ctx.prisma, input) })),
 
   thresholds: publicProcedure
-    .meta({ openapi: { method: "GET", path: `${HASHMAP}/groups/thresholds`, tags, summary: "List the thresholds of a group", protect: false } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${HASHMAP}/groups/thresholds`,
+        tags,
+        summary: "List the thresholds of a group",
+        protect: false,
+      },
+    })
     .input(ZGroupFilter)
     .output(z.object({ thresholds: z.array(ZThreshold) }))
     .query(async ({ ctx, input }) => ({ thresholds: await listThresholds(ctx.prisma, input) })),
 
   get: publicProcedure
-    .meta({ openapi: { method: "GET", path: `${HASHMAP}/groups/{group_id}`, tags, summary: "Get a group", protect: false } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${HASHMAP}/groups/{group_id}`,
+        tags,
+        summary: "Get a group",
+        protect: false,
+      },
+    })
     .input(z.strictObject({ group_id: ZPathId }))
     .output(ZGroup)
     .query(({ ctx, input }) => getGroup(ctx.prisma, input.group_id)),
 
   create: publicProcedure
     .meta({
-      openapi: { method: "POST", path: `${HASHMAP}/groups`, tags, summary: "Create a group", protect: false },
+      openapi: {
+        method: "POST",
+        path: `${HASHMAP}/groups`,
+        tags,
+        summary: "Create a group",
+        protect: false,
+      },
       bodyName: "group_data",
     })
     .input(ZGroupCreate)

@@ -41,24 +41,47 @@ export const mappingsRouter = router({
 
   // Registered before `get`: the first route whose path matches wins.
   group: publicProcedure
-    .meta({ openapi: { method: "GET", path: `${HASHMAP}/mappings/group`, tags, summary: "Get the group of a mapping", protect: false } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${HASHMAP}/mappings/group`,
+        tags,
+        summary: "Get the group of a mapping",
+        protect: false,
+      },
+    })
     .input(z.strictObject({ mapping_id: ZPathId }))
     .output(ZGroup)
     .query(async ({ ctx, input }) => {
       const mapping = await getMapping(ctx.prisma, input.mapping_id);
-      if (!mapping.group_id) throw fail.notFound(`Mapping has no group (UUID: ${input.mapping_id})`);
+      if (!mapping.group_id)
+        throw fail.notFound(`Mapping has no group (UUID: ${input.mapping_id})`);
       return getGroup(ctx.prisma, mapping.group_id);
     }),
 
   get: publicProcedure
-    .meta({ openapi: { method: "GET", path: `${HASHMAP}/mappings/{mapping_id}`, tags, summary: "Get a mapping", protect: false } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${HASHMAP}/mappings/{mapping_id}`,
+        tags,
+        summary: "Get a mapping",
+        protect: false,
+      },
+    })
     .input(ZMappingId)
     .output(ZMapping)
     .query(({ ctx, input }) => getMapping(ctx.prisma, input.mapping_id)),
 
   create: publicProcedure
     .meta({
-      openapi: { method: "POST", path: `${HASHMAP}/mappings`, tags, summary: "Create a mapping", protect: false },
+      openapi: {
+        method: "POST",
+        path: `${HASHMAP}/mappings`,
+        tags,
+        summary: "Create a mapping",
+        protect: false,
+      },
       bodyName: "mapping_data",
     })
     .input(ZMappingCreate)
@@ -88,7 +111,15 @@ export const mappingsRouter = router({
     .mutation(({ ctx, input }) => updateMapping(ctx.prisma, input)),
 
   delete: publicProcedure
-    .meta({ openapi: { method: "DELETE", path: `${HASHMAP}/mappings/{mapping_id}`, tags, summary: "Delete a mapping", protect: false } })
+    .meta({
+      openapi: {
+        method: "DELETE",
+        path: `${HASHMAP}/mappings/{mapping_id}`,
+        tags,
+        summary: "Delete a mapping",
+        protect: false,
+      },
+    })
     .input(ZMappingId)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {

@@ -14,20 +14,42 @@ const ZServiceId = z.strictObject({ service_id: ZPathId });
 
 export const servicesRouter = router({
   list: publicProcedure
-    .meta({ openapi: { method: "GET", path: `${HASHMAP}/services`, tags, summary: "List services", protect: false } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${HASHMAP}/services`,
+        tags,
+        summary: "List services",
+        protect: false,
+      },
+    })
     .input(ZNoArguments)
     .output(z.object({ services: z.array(ZService) }))
     .query(async ({ ctx }) => ({ services: await listServices(ctx.prisma) })),
 
   get: publicProcedure
-    .meta({ openapi: { method: "GET", path: `${HASHMAP}/services/{service_id}`, tags, summary: "Get a service", protect: false } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${HASHMAP}/services/{service_id}`,
+        tags,
+        summary: "Get a service",
+        protect: false,
+      },
+    })
     .input(ZServiceId)
     .output(ZService)
     .query(({ ctx, input }) => getService(ctx.prisma, input.service_id)),
 
   create: publicProcedure
     .meta({
-      openapi: { method: "POST", path: `${HASHMAP}/services`, tags, summary: "Create a service", protect: false },
+      openapi: {
+        method: "POST",
+        path: `${HASHMAP}/services`,
+        tags,
+        summary: "Create a service",
+        protect: false,
+      },
       bodyName: "service_data",
     })
     .input(ZServiceCreate)

@@ -41,24 +41,47 @@ export const thresholdsRouter = router({
 
   // Registered before `get`: the first route whose path matches wins.
   group: publicProcedure
-    .meta({ openapi: { method: "GET", path: `${HASHMAP}/thresholds/group`, tags, summary: "Get the group of a threshold", protect: false } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${HASHMAP}/thresholds/group`,
+        tags,
+        summary: "Get the group of a threshold",
+        protect: false,
+      },
+    })
     .input(z.strictObject({ threshold_id: ZPathId }))
     .output(ZGroup)
     .query(async ({ ctx, input }) => {
       const threshold = await getThreshold(ctx.prisma, input.threshold_id);
-      if (!threshold.group_id) throw fail.notFound(`Threshold has no group (UUID: ${input.threshold_id})`);
+      if (!threshold.group_id)
+        throw fail.notFound(`Threshold has no group (UUID: ${input.threshold_id})`);
       return getGroup(ctx.prisma, threshold.group_id);
     }),
 
   get: publicProcedure
-    .meta({ openapi: { method: "GET", path: `${HASHMAP}/thresholds/{threshold_id}`, tags, summary: "Get a threshold", protect: false } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${HASHMAP}/thresholds/{threshold_id}`,
+        tags,
+        summary: "Get a threshold",
+        protect: false,
+      },
+    })
     .input(ZThresholdId)
     .output(ZThreshold)
     .query(({ ctx, input }) => getThreshold(ctx.prisma, input.threshold_id)),
 
   create: publicProcedure
     .meta({
-      openapi: { method: "POST", path: `${HASHMAP}/thresholds`, tags, summary: "Create a threshold", protect: false },
+      openapi: {
+        method: "POST",
+        path: `${HASHMAP}/thresholds`,
+        tags,
+        summary: "Create a threshold",
+        protect: false,
+      },
       bodyName: "threshold_data",
     })
     .input(ZThresholdCreate)
@@ -88,7 +111,15 @@ export const thresholdsRouter = router({
     .mutation(({ ctx, input }) => updateThreshold(ctx.prisma, input)),
 
   delete: publicProcedure
-    .meta({ openapi: { method: "DELETE", path: `${HASHMAP}/thresholds/{threshold_id}`, tags, summary: "Delete a threshold", protect: false } })
+    .meta({
+      openapi: {
+        method: "DELETE",
+        path: `${HASHMAP}/thresholds/{threshold_id}`,
+        tags,
+        summary: "Delete a threshold",
+        protect: false,
+      },
+    })
     .input(ZThresholdId)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {

@@ -5,7 +5,15 @@ import { HASHMAP } from "../rest.js";
 
 export const typesRouter = router({
   list: publicProcedure
-    .meta({ openapi: { method: "GET", path: `${HASHMAP}/types`, tags: ["hashmap: types"], summary: "List mapping types", protect: false } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${HASHMAP}/types`,
+        tags: ["hashmap: types"],
+        summary: "List mapping types",
+        protect: false,
+      },
+    })
     .input(ZNoArguments)
     .output(z.array(ZRuleType))
     .query(() => [...RULE_TYPES]),

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { ZPathId, ZQueryBoolean, ZScript, ZScriptCreate, ZScriptUpdate } from "@ratecard/validators";
+import {
+  ZPathId,
+  ZQueryBoolean,
+  ZScript,
+  ZScriptCreate,
+  ZScriptUpdate,
+} from "@ratecard/validators";
 import {
   createScript,
   deleteScript,
@@ -15,7 +21,15 @@ const ZScriptId = z.object({ script_id: ZPathId });
 
 export const scriptsRouter = router({
   list: publicProcedure
-    .meta({ openapi: { method: "GET", path: `${PYSCRIPTS}/scripts`, tags, summary: "List scripts (no_data=true leaves out their source)", protect: false } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${PYSCRIPTS}/scripts`,
+        tags,
+        summary: "List scripts (no_data=true leaves out their source)",
+        protect: false,
+      },
+    })
     .input(z.strictObject({ no_data: ZQueryBoolean.optional() }).optional())
     .output(z.object({ scripts: z.array(ZScript) }))
     .query(async ({ ctx, input }) => ({
@@ -23,14 +37,28 @@ export const scriptsRouter = router({
     })),
 
   get: publicProcedure
-    .meta({ openapi: { method: "GET", path: `${PYSCRIPTS}/scripts/{script_id}`, tags, summary: "Get a script", protect: false } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${PYSCRIPTS}/scripts/{script_id}`,
+        tags,
+        summary: "Get a script",
+        protect: false,
+      },
+    })
     .input(ZScriptId)
     .output(ZScript)
     .query(({ ctx, input }) => getScript(ctx.prisma, input.script_id)),
 
   create: publicProcedure
     .meta({
-      openapi: { method: "POST", path: `${PYSCRIPTS}/scripts`, tags, summary: "Create a script", protect: false },
+      openapi: {
+        method: "POST",
+        path: `${PYSCRIPTS}/scripts`,
+        tags,
+        summary: "Create a script",
+        protect: false,
+      },
       bodyName: "script_data",
     })
     .input(ZScriptCreate)
@@ -42,7 +70,13 @@ export const scriptsRouter = router({
 
   update: publicProcedure
     .meta({
-      openapi: { method: "PUT", path: `${PYSCRIPTS}/scripts/{script_id}`, tags, summary: "Rename a script or replace its source", protect: false },
+      openapi: {
+        method: "PUT",
+        path: `${PYSCRIPTS}/scripts/{script_id}`,
+        tags,
+        summary: "Rename a script or replace its source",
+        protect: false,
+      },
       bodyName: "script_data",
     })
     .input(ZScriptUpdate)
@@ -52,7 +86,15 @@ export const scriptsRouter = router({
     ),
 
   delete: publicProcedure
-    .meta({ openapi: { method: "DELETE", path: `${PYSCRIPTS}/scripts/{script_id}`, tags, summary: "Delete a script", protect: false } })
+    .meta({
+      openapi: {
+        method: "DELETE",
+        path: `${PYSCRIPTS}/scripts/{script_id}`,
+        tags,
+        summary: "Delete a script",
+        protect: false,
+      },
+    })
     .input(ZScriptId)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
