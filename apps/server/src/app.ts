@@ -72,6 +72,7 @@ export function createApp({ config, database, logger, version }: AppOptions): ht
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { pathname } = new URL(req.url ?? "/", "http://localhost");
+    const notFound = () => sendFault(res, 404, `Resource not found: ${pathname}`);
     if (pathname === "/v1/openapi.json") return sendJson(res, 200, openApiDocument);
     if (pathname.startsWith("/v1/") || pathname === "/v1") return rest(req, res);
     if (pathname.startsWith("/trpc/")) return rpc(req, res);
@@ -81,12 +82,11 @@ export function createApp({ config, database, logger, version }: AppOptions): ht
     }
     if (pathname.startsWith(DOCS_ASSETS_PREFIX)) {
       req.url = req.url!.slice(DOCS_ASSETS_PREFIX.length - 1);
-      return docsAssets(req, res, () => sendFault(res, 404, `Resource not found: ${pathname}`));
+      return docsAssets(req, res, notFound);
     }
     if (pathname === "/healthz") return sendJson(res, 200, { status: "ok" });
-    if (consoleFiles)
-      return consoleFiles(req, res, () => sendFault(res, 404, `Resource not found: ${pathname}`));
-    sendFault(res, 404, `Resource not found: ${pathname}`);
+    if (consoleFiles) return consoleFiles(req, res, notFound);
+    notFound();
   }
 
   const server = http.createServer((req, res) => {

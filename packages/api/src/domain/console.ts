@@ -1,4 +1,4 @@
-import type { PrismaClient } from "@ratecard/db";
+import type { Prisma, PrismaClient } from "@ratecard/db";
 import type { TField } from "@ratecard/validators";
 import { fail } from "../trpc.js";
 import { noSuchField, noSuchGroup, noSuchService } from "./messages.js";
@@ -16,6 +16,18 @@ export interface ServiceDeletionImpact extends RuleCounts {
   fields: number;
 }
 
+/** The mappings and thresholds that match one filter. */
+async function countRules(
+  prisma: PrismaClient,
+  where: Prisma.MappingWhereInput & Prisma.ThresholdWhereInput,
+): Promise<RuleCounts> {
+  const [mappings, thresholds] = await Promise.all([
+    prisma.mapping.count({ where }),
+    prisma.threshold.count({ where }),
+  ]);
+  return { mappings, thresholds };
+}
+
 /** Everything deleting the service removes: its fields, and the rules on it and on its fields. */
 export async function serviceDeletionImpact(
   prisma: PrismaClient,
@@ -23,13 +35,11 @@ export async function serviceDeletionImpact(
 ): Promise<ServiceDeletionImpact> {
   const found = await prisma.service.count({ where: { id: serviceId } });
   if (!found) throw fail.notFound(noSuchService(serviceId));
-  const underService = { OR: [{ serviceId }, { field: { serviceId } }] };
-  const [fields, mappings, thresholds] = await Promise.all([
+  const [fields, rules] = await Promise.all([
     prisma.field.count({ where: { serviceId } }),
-    prisma.mapping.count({ where: underService }),
-    prisma.threshold.count({ where: underService }),
+    countRules(prisma, { OR: [{ serviceId }, { field: { serviceId } }] }),
   ]);
-  return { fields, mappings, thresholds };
+  return { fields, ...rules };
 }
 
 export async function fieldDeletionImpact(
@@ -38,11 +48,7 @@ export async function fieldDeletionImpact(
 ): Promise<RuleCounts> {
   const found = await prisma.field.count({ where: { id: fieldId } });
   if (!found) throw fail.notFound(noSuchField(fieldId));
-  const [mappings, thresholds] = await Promise.all([
-    prisma.mapping.count({ where: { fieldId } }),
-    prisma.threshold.count({ where: { fieldId } }),
-  ]);
-  return { mappings, thresholds };
+  return countRules(prisma, { fieldId });
 }
 
 /** The rules in the group: deleted with it (recursive) or moved to no group. */
@@ -52,11 +58,7 @@ export async function groupDeletionImpact(
 ): Promise<RuleCounts> {
   const found = await prisma.group.count({ where: { id: groupId } });
   if (!found) throw fail.notFound(noSuchGroup(groupId));
-  const [mappings, thresholds] = await Promise.all([
-    prisma.mapping.count({ where: { groupId } }),
-    prisma.threshold.count({ where: { groupId } }),
-  ]);
-  return { mappings, thresholds };
+  return countRules(prisma, { groupId });
 }
 
 export async function listAllFields(prisma: PrismaClient): Promise<TField[]> {
