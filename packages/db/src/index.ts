@@ -10,4 +10,6 @@ export type {
   Threshold as ThresholdRow,
   Script as ScriptRow,
   RatingModule as RatingModuleRow,
+  LocalUser as LocalUserRow,
+  LocalToken as LocalTokenRow,
 } from "./generated/prisma/client.js";
