@@ -11,7 +11,13 @@ export default defineConfig({
     host: "127.0.0.1",
     port: 5173,
     strictPort: true,
-    proxy: { "/trpc": apiUrl, "/v1": apiUrl, "/healthz": apiUrl, "/docs": apiUrl },
+    proxy: {
+      "/trpc": apiUrl,
+      "/auth": apiUrl,
+      "/v1": apiUrl,
+      "/healthz": apiUrl,
+      "/docs": apiUrl,
+    },
   },
   build: {
     outDir: "dist",

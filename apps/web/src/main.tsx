@@ -2,19 +2,24 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { SessionStore } from "./lib/session-store";
 import { createAppRouter } from "./router";
+import { SessionProvider } from "./session/SessionProvider";
 import { createApiClient, createQueryClient, TRPCProvider } from "./trpc";
 import "./styles.css";
 
+const session = new SessionStore();
 const queryClient = createQueryClient();
-const trpcClient = createApiClient();
+const trpcClient = createApiClient(session);
 const router = createAppRouter();
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-        <RouterProvider router={router} />
+        <SessionProvider store={session}>
+          <RouterProvider router={router} />
+        </SessionProvider>
       </TRPCProvider>
     </QueryClientProvider>
   </StrictMode>,

@@ -4,6 +4,8 @@ import { createTRPCContext } from "@trpc/tanstack-react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@ratecard/api";
 import { shouldRetryQuery } from "./lib/errors";
+import { sessionLink } from "./lib/session-link";
+import type { SessionStore } from "./lib/session-store";
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
@@ -24,14 +26,20 @@ export function createQueryClient(): QueryClient {
 /** Checks the whole rule set (tenths of a second for 10,000 rules): batched, it would hold back the lists it was sent with. */
 const SLOW_PROCEDURES = new Set(["hashmap.warnings"]);
 
-export function createApiClient() {
-  // The server serves the console, /trpc and /v1 from one origin (the dev server proxies them).
+export function createApiClient(session: SessionStore) {
+  // The server serves the console, /trpc and /v1 from one origin (the dev server proxies them), so
+  // the session cookie goes with every request; the CSRF token proves the page is the console's.
+  const headers = (): Record<string, string> => {
+    const csrfToken = session.csrfToken;
+    return csrfToken ? { "x-csrf-token": csrfToken } : {};
+  };
   return createTRPCClient<AppRouter>({
     links: [
+      sessionLink(session),
       splitLink({
         condition: (operation) => SLOW_PROCEDURES.has(operation.path),
-        true: httpLink({ url: "/trpc" }),
-        false: httpBatchLink({ url: "/trpc" }),
+        true: httpLink({ url: "/trpc", headers }),
+        false: httpBatchLink({ url: "/trpc", headers }),
       }),
     ],
   });

@@ -1,5 +1,6 @@
 import { Link, Outlet } from "@tanstack/react-router";
 import { Toaster } from "sonner";
+import { UserMenu } from "../session/UserMenu";
 
 const NAVIGATION = [
   {
@@ -28,9 +29,12 @@ export function Layout() {
           </span>
           Ratecard <span className="brand-sub">rating console</span>
         </Link>
-        <a className="topbar-link" href="/docs">
-          API reference
-        </a>
+        <div className="topbar-end">
+          <a className="topbar-link" href="/docs">
+            API reference
+          </a>
+          <UserMenu />
+        </div>
       </header>
       <nav className="sidebar" aria-label="Main">
         {NAVIGATION.map((section) => (

@@ -27,7 +27,12 @@ export function ErrorPanel({
   return (
     <div className="alert error" role="alert">
       <p className="alert-title">
-        {title ?? (problem.code === "NETWORK" ? "The server is not answering" : "Loading failed")}
+        {title ??
+          (problem.code === "NETWORK"
+            ? "The server is not answering"
+            : problem.code === "FORBIDDEN"
+              ? "Not allowed"
+              : "Loading failed")}
       </p>
       <p>{problem.message}</p>
       {onRetry && (
