@@ -4,6 +4,7 @@ import { useMemo, useState, type ReactNode } from "react";
 import { formatSort, parseSort } from "../lib/rules";
 import { DataTable } from "./DataTable";
 import { EmptyState, NoMatch } from "./EmptyState";
+import { Allowed } from "../session/permissions";
 import { QueryState, type QueryLike } from "./QueryState";
 import { deleteActionColumn } from "./ResourceColumns";
 
@@ -82,7 +83,7 @@ export function NamedResourceListPage<T extends { name: string }>({
           <h1>{title}</h1>
           <p className="lead">{lead}</p>
         </div>
-        {renderCreate(`Create ${noun}`)}
+        <Allowed to="writeRules">{renderCreate(`Create ${noun}`)}</Allowed>
       </header>
       {help}
       <div className="panel">
@@ -115,7 +116,9 @@ export function NamedResourceListPage<T extends { name: string }>({
                 empty={
                   <EmptyState
                     title={`No ${plural} yet`}
-                    action={renderCreate(`Create the first ${noun}`)}
+                    action={
+                      <Allowed to="writeRules">{renderCreate(`Create the first ${noun}`)}</Allowed>
+                    }
                   >
                     {emptyText}
                   </EmptyState>

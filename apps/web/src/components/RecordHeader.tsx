@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Allowed } from "../session/permissions";
 import { CopyableId } from "./CopyableId";
 
 /** The header of a record's page: what it is, its name and ID, and "Delete <noun>" after any other action. */
@@ -19,9 +20,11 @@ export function RecordHeader({
   action?: ReactNode;
 }) {
   const deleteButton = (
-    <button type="button" className="button danger-outline" onClick={onDelete}>
-      {`Delete ${noun}`}
-    </button>
+    <Allowed to="writeRules">
+      <button type="button" className="button danger-outline" onClick={onDelete}>
+        {`Delete ${noun}`}
+      </button>
+    </Allowed>
   );
   return (
     <header className="page-header">

@@ -1,5 +1,6 @@
 import type { ColumnDef } from "@tanstack/react-table";
 import type { ReactNode } from "react";
+import { Allowed } from "../session/permissions";
 import { CopyableId } from "./CopyableId";
 
 // Columns shared by the tables of named records (services, fields, groups, scripts). A record's
@@ -36,7 +37,7 @@ export function idColumn<T>(noun: string, idOf: (record: T) => string): ColumnDe
   };
 }
 
-/** A Delete button per row; `onDelete` opens the confirmation. */
+/** A Delete button per row, for users who may change rules; `onDelete` opens the confirmation. */
 export function deleteActionColumn<T extends NamedRecord>(
   noun: string,
   onDelete: (record: T) => void,
@@ -45,14 +46,16 @@ export function deleteActionColumn<T extends NamedRecord>(
     id: "actions",
     header: () => <span className="visually-hidden">Actions</span>,
     cell: (info) => (
-      <button
-        type="button"
-        className="button small danger-outline"
-        onClick={() => onDelete(info.row.original)}
-        aria-label={`Delete ${noun} ${info.row.original.name}`}
-      >
-        Delete
-      </button>
+      <Allowed to="writeRules">
+        <button
+          type="button"
+          className="button small danger-outline"
+          onClick={() => onDelete(info.row.original)}
+          aria-label={`Delete ${noun} ${info.row.original.name}`}
+        >
+          Delete
+        </button>
+      </Allowed>
     ),
   };
 }

@@ -3,9 +3,39 @@ import { createColumnHelper, type SortingState } from "@tanstack/react-table";
 import { useMemo, useState, type ReactNode } from "react";
 import { describeRule, type RuleKind, type RuleRow } from "../lib/rules";
 import { DataTable, decimalSorting } from "./DataTable";
+import { useCan } from "../session/permissions";
 import { DeleteRuleDialog } from "./DeleteDialogs";
 
 const column = createColumnHelper<RuleRow>();
+
+/** Edit and Delete for users who may change rules; View for the others (the form is read-only). */
+function RuleActions({ row, onDelete }: { row: RuleRow; onDelete?: (row: RuleRow) => void }) {
+  const { writeRules } = useCan();
+  const label = describeRule(row);
+  const verb = writeRules ? "Edit" : "View";
+  return (
+    <span className="row-actions">
+      <Link
+        to={row.kind === "mapping" ? "/hashmap/mappings/$ruleId" : "/hashmap/thresholds/$ruleId"}
+        params={{ ruleId: row.id }}
+        className="button small"
+        aria-label={`${verb} ${label}`}
+      >
+        {verb}
+      </Link>
+      {onDelete && writeRules && (
+        <button
+          type="button"
+          className="button small danger-outline"
+          onClick={() => onDelete(row)}
+          aria-label={`Delete ${label}`}
+        >
+          Delete
+        </button>
+      )}
+    </span>
+  );
+}
 
 export function ruleColumns({
   matchHeader,
@@ -102,34 +132,7 @@ export function ruleColumns({
       id: "actions",
       header: () => <span className="visually-hidden">Actions</span>,
       size: 150,
-      cell: (info) => {
-        const row = info.row.original;
-        const label = describeRule(row);
-        return (
-          <span className="row-actions">
-            <Link
-              to={
-                row.kind === "mapping" ? "/hashmap/mappings/$ruleId" : "/hashmap/thresholds/$ruleId"
-              }
-              params={{ ruleId: row.id }}
-              className="button small"
-              aria-label={`Edit ${label}`}
-            >
-              Edit
-            </Link>
-            {onDelete && (
-              <button
-                type="button"
-                className="button small danger-outline"
-                onClick={() => onDelete(row)}
-                aria-label={`Delete ${label}`}
-              >
-                Delete
-              </button>
-            )}
-          </span>
-        );
-      },
+      cell: (info) => <RuleActions row={info.row.original} {...(onDelete && { onDelete })} />,
     }),
   ];
 }

@@ -2,6 +2,7 @@ import { Link } from "@tanstack/react-router";
 import { Tabs } from "radix-ui";
 import type { ReactNode } from "react";
 import type { RuleKind, RuleRow } from "../lib/rules";
+import { Allowed } from "../session/permissions";
 import { EmptyState } from "./EmptyState";
 import { QueryState, type QueryLike } from "./QueryState";
 import { RuleTable } from "./RuleTable";
@@ -41,9 +42,11 @@ function AddRuleLink({
 }) {
   const to = kind === "mapping" ? "/hashmap/mappings/new" : "/hashmap/thresholds/new";
   return (
-    <Link to={to} search={search} className="button primary">
-      {label}
-    </Link>
+    <Allowed to="writeRules">
+      <Link to={to} search={search} className="button primary">
+        {label}
+      </Link>
+    </Allowed>
   );
 }
 

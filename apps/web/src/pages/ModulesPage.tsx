@@ -8,11 +8,13 @@ import { EmptyState } from "../components/EmptyState";
 import { QueryState } from "../components/QueryState";
 import { useRefreshAll } from "../hooks";
 import { describeProblem } from "../lib/errors";
+import { ReadOnlyUnless, useCan } from "../session/permissions";
 import { useTRPC } from "../trpc";
 
 export function ModulesPage() {
   const trpc = useTRPC();
   const modules = useQuery(trpc.modules.list.queryOptions());
+  const canUpdate = useCan().updateModules;
   return (
     <section>
       <header className="page-header">
@@ -28,6 +30,7 @@ export function ModulesPage() {
           thresholds of this console; PyScripts runs the scripts.
         </p>
       </HelpBox>
+      <ReadOnlyUnless permission="updateModules" />
       <div className="panel">
         <QueryState query={modules}>
           {(data) =>
@@ -46,9 +49,18 @@ export function ModulesPage() {
                   </tr>
                 </thead>
                 <tbody>
-                  {data.modules.map((module) => (
-                    <ModuleRow key={module.module_id} module={module} />
-                  ))}
+                  {data.modules.map((module) =>
+                    canUpdate ? (
+                      <ModuleRow key={module.module_id} module={module} />
+                    ) : (
+                      <tr key={module.module_id}>
+                        <th scope="row">{module.module_id}</th>
+                        <td className="muted">{module.description}</td>
+                        <td>{module.enabled ? "Enabled" : "Disabled"}</td>
+                        <td className="mono">{module.priority}</td>
+                      </tr>
+                    ),
+                  )}
                 </tbody>
               </table>
             )

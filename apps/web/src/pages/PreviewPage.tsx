@@ -23,6 +23,7 @@ import {
 import { describeRule, indexRules, type RuleLookups, type RuleRow } from "../lib/rules";
 import { stringifySearch } from "../lib/search";
 import { nameRulesInText } from "../lib/warnings";
+import { ReadOnlyUnless } from "../session/permissions";
 import { useTRPCClient } from "../trpc";
 
 const route = getRouteApi("/preview");
@@ -67,6 +68,7 @@ export function PreviewPage() {
           </p>
         </div>
       </header>
+      <ReadOnlyUnless permission="preview" />
       <QueryState query={{ data: lookups, error, isPending, isError: Boolean(error), refetch }}>
         {(loaded) => (
           <PreviewWorkbench

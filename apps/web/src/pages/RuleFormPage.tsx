@@ -32,6 +32,7 @@ import {
   type ThresholdInput,
 } from "../lib/rule-form";
 import { ruleLabeller, type RuleKind, type RuleLookups } from "../lib/rules";
+import { ReadOnlyNotice, useCan } from "../session/permissions";
 import { useTRPC } from "../trpc";
 
 type RuleInput = MappingInput | ThresholdInput;
@@ -153,6 +154,7 @@ function RuleForm({
   const trpc = useTRPC();
   const navigate = useNavigate();
   const refreshAll = useRefreshAll();
+  const { writeRules } = useCan();
   const types = useQuery(trpc.hashmap.types.list.queryOptions());
   const createMapping = useMutation(trpc.hashmap.mappings.create.mutationOptions());
   const updateMapping = useMutation(trpc.hashmap.mappings.update.mutationOptions());
@@ -167,9 +169,16 @@ function RuleForm({
   const label = useMemo(() => ruleLabeller(lookups), [lookups]);
   const noun = kind === "mapping" ? "mapping" : "threshold";
   const parentKind = isFieldParent(parent) ? "field" : parent ? "service" : "";
-  const title = ruleId
-    ? `Edit ${parentKind} ${noun}`
-    : `New ${parentKind} ${noun}`.replace("  ", " ");
+  const title = (
+    ruleId
+      ? writeRules
+        ? `Edit ${parentKind} ${noun}`
+        : `${parentKind} ${noun}`
+      : `New ${parentKind} ${noun}`
+  )
+    .replace("  ", " ")
+    .trim()
+    .replace(/^./, (first) => first.toUpperCase());
 
   const leave = () => {
     if (!parent) return navigate({ to: "/hashmap/rules" });
@@ -254,6 +263,13 @@ function RuleForm({
           )}
         </div>
       </header>
+      {!writeRules && (
+        <ReadOnlyNotice permission="writeRules">
+          {ruleId
+            ? `Your role can read this ${noun} but not change it.`
+            : `Your role cannot create ${noun}s.`}
+        </ReadOnlyNotice>
+      )}
       <div className="form-layout">
         <form
           className="panel form"
@@ -266,166 +282,170 @@ function RuleForm({
               {errors.root.message}
             </p>
           )}
-          {!parentFixed && (
+          <fieldset className="bare-fieldset" disabled={!writeRules}>
+            {!parentFixed && (
+              <FormField
+                label="Attached to"
+                required
+                error={errors.parent?.message}
+                hint="A service rule applies to every usage of the service; a field rule to usages with the given metadata."
+              >
+                {(a11y) => (
+                  <select {...a11y} {...form.register("parent")} className="input">
+                    <option value="">Choose a service or field…</option>
+                    {lookups.services.map((service) => (
+                      <optgroup key={service.service_id} label={service.name}>
+                        <option value={`service:${service.service_id}`}>
+                          {service.name} (service)
+                        </option>
+                        {lookups.fields
+                          .filter((field) => field.service_id === service.service_id)
+                          .map((field) => (
+                            <option key={field.field_id} value={`field:${field.field_id}`}>
+                              {service.name} › {field.name} (field)
+                            </option>
+                          ))}
+                      </optgroup>
+                    ))}
+                  </select>
+                )}
+              </FormField>
+            )}
+            {kind === "mapping" && isFieldParent(parent) && (
+              <FormField
+                label="Value"
+                required
+                error={errors.value?.message}
+                hint="The exact metadata value to match, compared as text (m1.small, ssd…)."
+              >
+                {(a11y) => (
+                  <input
+                    {...a11y}
+                    {...form.register("value")}
+                    className="input mono"
+                    autoComplete="off"
+                  />
+                )}
+              </FormField>
+            )}
+            {kind === "threshold" && (
+              <FormField
+                label="Level"
+                required
+                error={errors.level?.message}
+                hint={
+                  isFieldParent(parent)
+                    ? "The rule applies when the field's numeric value is at least this level."
+                    : "The rule applies when the quantity used is at least this level."
+                }
+              >
+                {(a11y) => (
+                  <input
+                    {...a11y}
+                    {...form.register("level")}
+                    className="input mono"
+                    inputMode="decimal"
+                    autoComplete="off"
+                  />
+                )}
+              </FormField>
+            )}
+            <fieldset className="form-field">
+              <legend className="form-label">
+                Type
+                <span className="required" aria-hidden="true">
+                  {" "}
+                  *
+                </span>
+              </legend>
+              <Controller
+                control={form.control}
+                name="type"
+                render={({ field }) => (
+                  <RadioGroup.Root
+                    className="radio-cards horizontal"
+                    value={field.value}
+                    onValueChange={(value) => field.onChange(value)}
+                    aria-label="Type"
+                  >
+                    {typeOptions.map((type) => (
+                      <label key={type} className="radio-card">
+                        <RadioGroup.Item
+                          value={type}
+                          className="radio"
+                          aria-describedby={`type-${type}-text`}
+                        >
+                          <RadioGroup.Indicator className="radio-dot" />
+                        </RadioGroup.Item>
+                        <span>
+                          <strong>{type === "flat" ? "Flat" : "Rate"}</strong>
+                          <span id={`type-${type}-text`} className="radio-text">
+                            {TYPE_DESCRIPTIONS[type]}
+                          </span>
+                        </span>
+                      </label>
+                    ))}
+                  </RadioGroup.Root>
+                )}
+              />
+            </fieldset>
             <FormField
-              label="Attached to"
+              label="Cost"
               required
-              error={errors.parent?.message}
-              hint="A service rule applies to every usage of the service; a field rule to usages with the given metadata."
-            >
-              {(a11y) => (
-                <select {...a11y} {...form.register("parent")} className="input">
-                  <option value="">Choose a service or field…</option>
-                  {lookups.services.map((service) => (
-                    <optgroup key={service.service_id} label={service.name}>
-                      <option value={`service:${service.service_id}`}>
-                        {service.name} (service)
-                      </option>
-                      {lookups.fields
-                        .filter((field) => field.service_id === service.service_id)
-                        .map((field) => (
-                          <option key={field.field_id} value={`field:${field.field_id}`}>
-                            {service.name} › {field.name} (field)
-                          </option>
-                        ))}
-                    </optgroup>
-                  ))}
-                </select>
-              )}
-            </FormField>
-          )}
-          {kind === "mapping" && isFieldParent(parent) && (
-            <FormField
-              label="Value"
-              required
-              error={errors.value?.message}
-              hint="The exact metadata value to match, compared as text (m1.small, ssd…)."
+              error={errors.cost?.message}
+              hint="An exact decimal, up to 12 integer and 28 fractional digits. It is stored as typed, never rounded."
             >
               {(a11y) => (
                 <input
                   {...a11y}
-                  {...form.register("value")}
-                  className="input mono"
-                  autoComplete="off"
-                />
-              )}
-            </FormField>
-          )}
-          {kind === "threshold" && (
-            <FormField
-              label="Level"
-              required
-              error={errors.level?.message}
-              hint={
-                isFieldParent(parent)
-                  ? "The rule applies when the field's numeric value is at least this level."
-                  : "The rule applies when the quantity used is at least this level."
-              }
-            >
-              {(a11y) => (
-                <input
-                  {...a11y}
-                  {...form.register("level")}
+                  {...form.register("cost")}
                   className="input mono"
                   inputMode="decimal"
                   autoComplete="off"
                 />
               )}
             </FormField>
-          )}
-          <fieldset className="form-field">
-            <legend className="form-label">
-              Type
-              <span className="required" aria-hidden="true">
-                {" "}
-                *
-              </span>
-            </legend>
-            <Controller
-              control={form.control}
-              name="type"
-              render={({ field }) => (
-                <RadioGroup.Root
-                  className="radio-cards horizontal"
-                  value={field.value}
-                  onValueChange={(value) => field.onChange(value)}
-                  aria-label="Type"
-                >
-                  {typeOptions.map((type) => (
-                    <label key={type} className="radio-card">
-                      <RadioGroup.Item
-                        value={type}
-                        className="radio"
-                        aria-describedby={`type-${type}-text`}
-                      >
-                        <RadioGroup.Indicator className="radio-dot" />
-                      </RadioGroup.Item>
-                      <span>
-                        <strong>{type === "flat" ? "Flat" : "Rate"}</strong>
-                        <span id={`type-${type}-text`} className="radio-text">
-                          {TYPE_DESCRIPTIONS[type]}
-                        </span>
-                      </span>
-                    </label>
+            <FormField
+              label="Group"
+              error={errors.group_id?.message}
+              hint="Rules without a group are priced together in the default group."
+            >
+              {(a11y) => (
+                <select {...a11y} {...form.register("group_id")} className="input">
+                  <option value="">No group (default group)</option>
+                  {lookups.groups.map((group) => (
+                    <option key={group.group_id} value={group.group_id}>
+                      {group.name}
+                    </option>
                   ))}
-                </RadioGroup.Root>
+                </select>
               )}
-            />
+            </FormField>
+            <FormField
+              label="Tenant"
+              error={errors.tenant_id?.message}
+              hint="Optional project id. Empty: the rule applies to every project. Set: it overrides the global rule for that project."
+            >
+              {(a11y) => (
+                <input
+                  {...a11y}
+                  {...form.register("tenant_id")}
+                  className="input mono"
+                  autoComplete="off"
+                  placeholder="All tenants"
+                />
+              )}
+            </FormField>
           </fieldset>
-          <FormField
-            label="Cost"
-            required
-            error={errors.cost?.message}
-            hint="An exact decimal, up to 12 integer and 28 fractional digits. It is stored as typed, never rounded."
-          >
-            {(a11y) => (
-              <input
-                {...a11y}
-                {...form.register("cost")}
-                className="input mono"
-                inputMode="decimal"
-                autoComplete="off"
-              />
-            )}
-          </FormField>
-          <FormField
-            label="Group"
-            error={errors.group_id?.message}
-            hint="Rules without a group are priced together in the default group."
-          >
-            {(a11y) => (
-              <select {...a11y} {...form.register("group_id")} className="input">
-                <option value="">No group (default group)</option>
-                {lookups.groups.map((group) => (
-                  <option key={group.group_id} value={group.group_id}>
-                    {group.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </FormField>
-          <FormField
-            label="Tenant"
-            error={errors.tenant_id?.message}
-            hint="Optional project id. Empty: the rule applies to every project. Set: it overrides the global rule for that project."
-          >
-            {(a11y) => (
-              <input
-                {...a11y}
-                {...form.register("tenant_id")}
-                className="input mono"
-                autoComplete="off"
-                placeholder="All tenants"
-              />
-            )}
-          </FormField>
           <div className="form-actions">
             <button type="button" className="button" onClick={() => void leave()}>
-              Cancel
+              {writeRules ? "Cancel" : "Back"}
             </button>
-            <button type="submit" className="button primary" disabled={isSubmitting}>
-              {isSubmitting ? "Saving…" : ruleId ? "Save changes" : `Create ${noun}`}
-            </button>
+            {writeRules && (
+              <button type="submit" className="button primary" disabled={isSubmitting}>
+                {isSubmitting ? "Saving…" : ruleId ? "Save changes" : `Create ${noun}`}
+              </button>
+            )}
           </div>
         </form>
         <aside className="form-help" aria-label="Help">

@@ -21,6 +21,7 @@ import {
   type ExplorerSearch,
   type RuleRow,
 } from "../lib/rules";
+import { Allowed } from "../session/permissions";
 import { useTRPC } from "../trpc";
 
 const route = getRouteApi("/hashmap/rules");
@@ -98,14 +99,16 @@ export function RulesExplorerPage() {
           <h1>Rules explorer</h1>
           <p className="lead">Every mapping and threshold, of every service, field and group.</p>
         </div>
-        <div className="header-actions">
-          <Link to="/hashmap/mappings/new" className="button primary">
-            New mapping
-          </Link>
-          <Link to="/hashmap/thresholds/new" className="button">
-            New threshold
-          </Link>
-        </div>
+        <Allowed to="writeRules">
+          <div className="header-actions">
+            <Link to="/hashmap/mappings/new" className="button primary">
+              New mapping
+            </Link>
+            <Link to="/hashmap/thresholds/new" className="button">
+              New threshold
+            </Link>
+          </div>
+        </Allowed>
       </header>
       <div className="help-row">
         <FlatRateHelp />

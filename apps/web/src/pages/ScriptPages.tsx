@@ -16,6 +16,7 @@ import { MissingRecord, QueryState } from "../components/QueryState";
 import { RecordHeader } from "../components/RecordHeader";
 import { useRefreshAll } from "../hooks";
 import { describeProblem } from "../lib/errors";
+import { ReadOnlyNotice, useCan } from "../session/permissions";
 import { useTRPC } from "../trpc";
 
 // Loaded on demand: CodeMirror is the largest part of the console.
@@ -40,17 +41,21 @@ function SourceEditor({
   onChange,
   error,
   labelId,
+  readOnly,
 }: {
   value: string;
   onChange: (value: string) => void;
   error?: string | undefined;
   labelId: string;
+  readOnly: boolean;
 }) {
   return (
     <div className={`editor${error ? " has-error" : ""}`}>
       <CodeMirror
         value={value}
         onChange={onChange}
+        editable={!readOnly}
+        readOnly={readOnly}
         height="420px"
         // Tab leaves the editor, so keyboard users are not trapped in it.
         indentWithTab={false}
@@ -78,6 +83,7 @@ function ScriptForm({
   children?: React.ReactNode;
 }) {
   const sourceLabelId = useId();
+  const readOnly = !useCan().writeRules;
   const form = useForm<ScriptFormValues>({
     defaultValues: defaults,
     resolver: zodResolver(ZScriptForm),
@@ -130,9 +136,20 @@ function ScriptForm({
           {errors.root.message}
         </p>
       )}
+      {readOnly && (
+        <ReadOnlyNotice permission="writeRules">
+          Your role can read scripts but not create or change them.
+        </ReadOnlyNotice>
+      )}
       <FormField label="Name" required error={errors.name?.message} hint="Unique among scripts.">
         {(a11y) => (
-          <input {...a11y} {...form.register("name")} className="input" autoComplete="off" />
+          <input
+            {...a11y}
+            {...form.register("name")}
+            className="input"
+            autoComplete="off"
+            readOnly={readOnly}
+          />
         )}
       </FormField>
       {children}
@@ -145,18 +162,22 @@ function ScriptForm({
               *
             </span>
           </span>
-          <label className="button small file-button">
-            Load from a file…
-            <input
-              type="file"
-              accept=".py,text/x-python,text/plain"
-              className="visually-hidden"
-              aria-label="Load the script source from a file"
-              onChange={(event) => void loadFile(event.target.files?.[0])}
-            />
-          </label>
+          {!readOnly && (
+            <label className="button small file-button">
+              Load from a file…
+              <input
+                type="file"
+                accept=".py,text/x-python,text/plain"
+                className="visually-hidden"
+                aria-label="Load the script source from a file"
+                onChange={(event) => void loadFile(event.target.files?.[0])}
+              />
+            </label>
+          )}
         </div>
-        <p className="form-hint">Paste or write the source here, or load it from a .py file.</p>
+        {!readOnly && (
+          <p className="form-hint">Paste or write the source here, or load it from a .py file.</p>
+        )}
         {loadedFile && (
           <p className="form-hint" role="status">
             {loadedFile}
@@ -171,6 +192,7 @@ function ScriptForm({
               onChange={field.onChange}
               error={errors.data?.message}
               labelId={sourceLabelId}
+              readOnly={readOnly}
             />
           )}
         />
@@ -180,9 +202,11 @@ function ScriptForm({
         <button type="button" className="button" onClick={onCancel}>
           {isDirty ? "Discard changes" : "Back to scripts"}
         </button>
-        <button type="submit" className="button primary" disabled={isSubmitting}>
-          {isSubmitting ? "Saving…" : submitLabel}
-        </button>
+        {!readOnly && (
+          <button type="submit" className="button primary" disabled={isSubmitting}>
+            {isSubmitting ? "Saving…" : submitLabel}
+          </button>
+        )}
       </div>
     </form>
   );

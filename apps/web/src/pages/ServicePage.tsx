@@ -24,6 +24,7 @@ import { RuleSetWarnings } from "../components/RuleSetWarnings";
 import { CountedTab, RulesTabPanel } from "../components/RuleTabs";
 import { useLookups, useRefreshAll, useServiceRuleRows } from "../hooks";
 import { buildRuleRows } from "../lib/rules";
+import { Allowed } from "../session/permissions";
 import { useTRPC } from "../trpc";
 
 const route = getRouteApi("/hashmap/services/$serviceId");
@@ -136,9 +137,15 @@ function ServiceDetails({ service }: { service: TService }) {
               A field is a metadata attribute of the metric (flavor_id, volume_type…). Its mappings
               price usages by the field's value.
             </p>
-            <button type="button" className="button primary" onClick={() => setCreatingField(true)}>
-              Add field
-            </button>
+            <Allowed to="writeRules">
+              <button
+                type="button"
+                className="button primary"
+                onClick={() => setCreatingField(true)}
+              >
+                Add field
+              </button>
+            </Allowed>
           </div>
           <QueryState query={fields}>
             {(data) => (
@@ -153,13 +160,15 @@ function ServiceDetails({ service }: { service: TService }) {
                   <EmptyState
                     title="No fields yet"
                     action={
-                      <button
-                        type="button"
-                        className="button primary"
-                        onClick={() => setCreatingField(true)}
-                      >
-                        Add the first field
-                      </button>
+                      <Allowed to="writeRules">
+                        <button
+                          type="button"
+                          className="button primary"
+                          onClick={() => setCreatingField(true)}
+                        >
+                          Add the first field
+                        </button>
+                      </Allowed>
                     }
                   >
                     Add a field to price usages by a metadata value, for example{" "}
