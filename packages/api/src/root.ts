@@ -1,3 +1,4 @@
+import { accountsRouter } from "./routers/accounts.js";
 import { consoleRouter } from "./routers/console.js";
 import { fieldsRouter } from "./routers/hashmap/fields.js";
 import { groupsRouter } from "./routers/hashmap/groups.js";
@@ -25,6 +26,7 @@ export const appRouter = router({
   modules: modulesRouter,
   rating: router({ quote: ratingRouter.quote }),
   console: consoleRouter,
+  accounts: accountsRouter,
 });
 
 export type AppRouter = typeof appRouter;
