@@ -12,10 +12,12 @@ import { RouteError } from "./components/QueryState";
 import { parsePreviewSearch } from "./lib/preview";
 import { ZExplorerSearch } from "./lib/rules";
 import { parseSearch, stringifySearch } from "./lib/search";
+import { AccountsPage } from "./pages/AccountsPage";
 import { FieldPage } from "./pages/FieldPage";
 import { GroupPage } from "./pages/GroupPage";
 import { GroupsPage } from "./pages/GroupsPage";
 import { ModulesPage } from "./pages/ModulesPage";
+import { MyTokensPage } from "./pages/MyTokensPage";
 import { PreviewPage } from "./pages/PreviewPage";
 import { RuleEditPage, RuleNewPage } from "./pages/RuleFormPage";
 import { RulesExplorerPage } from "./pages/RulesExplorerPage";
@@ -135,6 +137,17 @@ const modulesRoute = createRoute({
   component: ModulesPage,
 });
 
+const accountsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/admin/accounts",
+  component: AccountsPage,
+});
+const myTokensRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/account/tokens",
+  component: MyTokensPage,
+});
+
 const routeTree = rootRoute.addChildren([
   indexRoute,
   servicesRoute,
@@ -152,6 +165,8 @@ const routeTree = rootRoute.addChildren([
   newScriptRoute,
   scriptRoute,
   modulesRoute,
+  accountsRoute,
+  myTokensRoute,
 ]);
 
 export function createAppRouter() {

@@ -9,6 +9,8 @@ interface ConfirmDialogProps {
   confirmLabel: string;
   onConfirm: () => void;
   pending?: boolean;
+  /** The confirm button's text while the action runs. */
+  pendingLabel?: string;
   /** Disables the confirm button, e.g. while what goes with the delete is still being counted. */
   confirmDisabled?: boolean;
 }
@@ -22,6 +24,7 @@ export function ConfirmDialog({
   confirmLabel,
   onConfirm,
   pending = false,
+  pendingLabel = "Deleting…",
   confirmDisabled = false,
 }: ConfirmDialogProps) {
   return (
@@ -43,7 +46,7 @@ export function ConfirmDialog({
               disabled={pending || confirmDisabled}
               onClick={onConfirm}
             >
-              {pending ? "Deleting…" : confirmLabel}
+              {pending ? pendingLabel : confirmLabel}
             </button>
           </div>
         </AlertDialog.Content>

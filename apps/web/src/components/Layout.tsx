@@ -1,5 +1,6 @@
 import { Link, Outlet } from "@tanstack/react-router";
 import { Toaster } from "sonner";
+import { useSession } from "../session/SessionProvider";
 import { UserMenu } from "../session/UserMenu";
 
 const NAVIGATION = [
@@ -16,7 +17,23 @@ const NAVIGATION = [
   { heading: "Configuration", links: [{ to: "/modules", label: "Rating modules" }] },
 ] as const;
 
+/** Ratecard's own accounts exist only under the local strategy. */
+function accountLinks(manageAccounts: boolean) {
+  return {
+    heading: "Access",
+    links: [
+      ...(manageAccounts ? [{ to: "/admin/accounts", label: "Users and tokens" } as const] : []),
+      { to: "/account/tokens", label: "My API tokens" } as const,
+    ],
+  };
+}
+
 export function Layout() {
+  const { session } = useSession();
+  const navigation =
+    session.strategy === "local"
+      ? [...NAVIGATION, accountLinks(session.can.manageAccounts)]
+      : NAVIGATION;
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -37,7 +54,7 @@ export function Layout() {
         </div>
       </header>
       <nav className="sidebar" aria-label="Main">
-        {NAVIGATION.map((section) => (
+        {navigation.map((section) => (
           <div key={section.heading} className="nav-section">
             <p className="nav-heading">{section.heading}</p>
             <ul>
