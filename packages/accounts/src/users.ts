@@ -98,9 +98,16 @@ export async function getUser(prisma: PrismaClient, id: string): Promise<LocalUs
 }
 
 /**
+ * The last-admin guard, inside the one statement that demotes or deletes: a statement is atomic,
+ * so two instances demoting two admins at once cannot both pass it. (A read-then-write transaction
+ * across two connections ended in a lock timeout, P1008, instead of a clear refusal.)
+ */
+const unlessLastAdmin = `("role" <> 'admin' OR (SELECT count(*) FROM "local_users" WHERE "role" = 'admin') > 1)`;
+
+/**
  * Changes a user's role and/or password. A new password also revokes the user's console sessions
  * (OWASP: end sessions on a credential change); API tokens stay, being credentials of their own.
- * Demoting the last admin is refused.
+ * Demoting the last admin is refused, and nothing is changed then.
  */
 export async function updateUser(
   prisma: PrismaClient,
@@ -109,47 +116,44 @@ export async function updateUser(
 ): Promise<LocalUser> {
   if (changes.role !== undefined) assertRole(changes.role);
   if (changes.password !== undefined) assertPasswordPolicy(changes.password);
-  // Hashing is slow on purpose: do it before the transaction, which holds the write lock.
   const passwordHash =
     changes.password === undefined ? undefined : await hashPassword(changes.password);
 
-  return prisma.$transaction(async (tx) => {
-    const user = await tx.localUser.findUnique({ where: { id }, select: userSelect });
-    if (!user) throw noSuchUser(id);
-    if (user.role === "admin" && changes.role === "reader") {
-      // Counted inside the transaction: two admins demoting each other at once cannot both pass.
-      const admins = await tx.localUser.count({ where: { role: "admin" } });
-      if (admins <= 1) throw lastAdmin(user.name);
-    }
-    if (passwordHash !== undefined) {
-      await tx.localToken.updateMany({
+  if (changes.role === "reader") {
+    const demoted = await prisma.$executeRawUnsafe(
+      `UPDATE "local_users" SET "role" = 'reader', "updated_at" = ? WHERE "id" = ? AND ${unlessLastAdmin}`,
+      new Date(),
+      id,
+    );
+    if (demoted === 0) await refuseLastAdmin(prisma, id);
+  } else if (changes.role === "admin") {
+    await prisma.localUser.updateMany({ where: { id }, data: { role: "admin" } });
+  }
+  if (passwordHash !== undefined) {
+    await prisma.$transaction([
+      prisma.localToken.updateMany({
         where: { userId: id, kind: "session", revokedAt: null },
         data: { revokedAt: new Date() },
-      });
-    }
-    const row = await tx.localUser.update({
-      where: { id },
-      data: {
-        ...(changes.role !== undefined && { role: changes.role }),
-        ...(passwordHash !== undefined && { passwordHash }),
-      },
-      select: userSelect,
-    });
-    return toLocalUser(row);
-  });
+      }),
+      prisma.localUser.updateMany({ where: { id }, data: { passwordHash } }),
+    ]);
+  }
+  return getUser(prisma, id);
 }
 
 /** Deletes a user and (by the foreign key's cascade) every token of theirs; never the last admin. */
 export async function deleteUser(prisma: PrismaClient, id: string): Promise<void> {
-  await prisma.$transaction(async (tx) => {
-    const user = await tx.localUser.findUnique({ where: { id }, select: userSelect });
-    if (!user) throw noSuchUser(id);
-    if (user.role === "admin") {
-      const admins = await tx.localUser.count({ where: { role: "admin" } });
-      if (admins <= 1) throw lastAdmin(user.name);
-    }
-    await tx.localUser.delete({ where: { id } });
-  });
+  const deleted = await prisma.$executeRawUnsafe(
+    `DELETE FROM "local_users" WHERE "id" = ? AND ${unlessLastAdmin}`,
+    id,
+  );
+  if (deleted === 0) await refuseLastAdmin(prisma, id);
+}
+
+/** After a guarded write changed nothing: the user is missing, or is the last admin. */
+async function refuseLastAdmin(prisma: PrismaClient, id: string): Promise<never> {
+  const user = await getUser(prisma, id);
+  throw lastAdmin(user.name);
 }
 
 /**

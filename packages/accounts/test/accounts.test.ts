@@ -170,14 +170,37 @@ describe("users", () => {
     );
     await deleteUser(prisma, reader.id);
 
-    // Two admins demoting each other at once: one of them must stay admin.
-    const other = await createUser(prisma, { name: "other", role: "admin", password: PASSWORD });
-    const results = await Promise.allSettled([
-      updateUser(prisma, root.id, { role: "reader" }),
-      updateUser(prisma, other.id, { role: "reader" }),
-    ]);
-    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    expect(await prisma.localUser.count({ where: { role: "admin" } })).toBe(1);
+    // Two instances (two connections) demoting and deleting the two admins at once: one admin
+    // stays, and the refused call is a clear conflict, not a lock timeout.
+    const second = openDatabase({ url: database.url });
+    try {
+      for (let round = 0; round < 3; round++) {
+        await prisma.localUser.deleteMany({ where: { NOT: { id: root.id } } });
+        await updateUser(prisma, root.id, { role: "admin" });
+        const other = await createUser(prisma, {
+          name: "other",
+          role: "admin",
+          password: PASSWORD,
+        });
+        const results = await Promise.allSettled([
+          updateUser(prisma, root.id, { role: "reader" }),
+          round === 0
+            ? updateUser(second.prisma, other.id, { role: "reader" })
+            : deleteUser(second.prisma, other.id),
+        ]);
+        expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+        const refused = results.find((r) => r.status === "rejected");
+        expect(refused?.reason).toMatchObject({ kind: "conflict" });
+        expect(await prisma.localUser.count({ where: { role: "admin" } })).toBe(1);
+      }
+    } finally {
+      await second.close();
+    }
+    // The guarded demotion is raw SQL: its updated_at must read back as Prisma writes dates.
+    const late = await createUser(prisma, { name: "late", role: "admin", password: PASSWORD });
+    const demoted = await updateUser(prisma, late.id, { role: "reader" });
+    expect(demoted.role).toBe("reader");
+    expect(demoted.updatedAt.getTime()).toBeGreaterThanOrEqual(late.updatedAt.getTime());
   });
 
   it("the database itself refuses a role outside admin and reader", async () => {
