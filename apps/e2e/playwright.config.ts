@@ -2,18 +2,39 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { ADMIN_PASSWORD, KEYSTONE_URL } from "./tests/auth/accounts.js";
 
 // The real built server (apps/server/dist) serving the real built console (apps/web/dist), on a
-// fresh SQLite file per run. Workers load this file too: the environment variable makes them reuse
-// the file the main process chose.
+// fresh SQLite file per run: one without authentication for the journeys, one with local accounts
+// and one behind Keystone for the sign-in journeys. Workers load this file too: the environment
+// variables make them reuse the files the main process chose.
 const port = Number(process.env.RATECARD_E2E_PORT ?? 18931);
 const baseURL = `http://127.0.0.1:${port}`;
+const localURL = `http://127.0.0.1:${port + 1}`;
+const keystoneURL = `http://127.0.0.1:${port + 2}`;
 // In memory-backed /dev/shm where there is one: SQLite's fsyncs make seeding 10,000 rules 5x slower on disk.
 const scratch = fs.existsSync("/dev/shm") ? "/dev/shm" : os.tmpdir();
-process.env.RATECARD_E2E_DATABASE ??= path.join(
-  fs.mkdtempSync(path.join(scratch, "ratecard-e2e-")),
-  "ratecard.db",
-);
+const scratchDatabase = () =>
+  path.join(fs.mkdtempSync(path.join(scratch, "ratecard-e2e-")), "ratecard.db");
+process.env.RATECARD_E2E_DATABASE ??= scratchDatabase();
+process.env.RATECARD_E2E_LOCAL_DATABASE ??= scratchDatabase();
+process.env.RATECARD_E2E_KEYSTONE_DATABASE ??= scratchDatabase();
+
+const server = (serverPort: number, database: string, env: Record<string, string> = {}) => ({
+  command: "node ../server/dist/main.js",
+  url: `http://127.0.0.1:${serverPort}/healthz`,
+  reuseExistingServer: false,
+  timeout: 30_000,
+  stdout: "ignore" as const,
+  stderr: "pipe" as const,
+  env: {
+    HOST: "127.0.0.1",
+    PORT: String(serverPort),
+    DATABASE_URL: `file:${database}`,
+    LOG_LEVEL: "warn",
+    ...env,
+  },
+});
 
 export default defineConfig({
   testDir: "./tests",
@@ -50,20 +71,29 @@ export default defineConfig({
   projects: [
     // Runs first, on the empty database: empty states and the server-down state.
     { name: "first-run", testMatch: /first-run\.spec\.ts/ },
-    { name: "journeys", testIgnore: /first-run\.spec\.ts/, dependencies: ["first-run"] },
-  ],
-  webServer: {
-    command: "node ../server/dist/main.js",
-    url: `${baseURL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 30_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      DATABASE_URL: `file:${process.env.RATECARD_E2E_DATABASE}`,
-      LOG_LEVEL: "warn",
+    {
+      name: "journeys",
+      testIgnore: [/first-run\.spec\.ts/, /auth\//],
+      dependencies: ["first-run"],
     },
-  },
+    // AUTH_STRATEGY=local: sign-in, accounts, a reader's view, a session ending mid-use.
+    { name: "local-auth", testMatch: /auth\/local\.spec\.ts/, use: { baseURL: localURL } },
+    // AUTH_STRATEGY=keystone against the Keystone at KEYSTONE_URL (seeded as in
+    // ../shared/reference/openstack: rating-admin and demo-reader, password "secret").
+    { name: "keystone-auth", testMatch: /auth\/keystone\.spec\.ts/, use: { baseURL: keystoneURL } },
+  ],
+  webServer: [
+    server(port, process.env.RATECARD_E2E_DATABASE),
+    server(port + 1, process.env.RATECARD_E2E_LOCAL_DATABASE, {
+      AUTH_STRATEGY: "local",
+      RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    }),
+    server(port + 2, process.env.RATECARD_E2E_KEYSTONE_DATABASE, {
+      AUTH_STRATEGY: "keystone",
+      KEYSTONE_URL,
+      KEYSTONE_USERNAME: "ratecard",
+      KEYSTONE_PASSWORD: "secret",
+      KEYSTONE_PROJECT_NAME: "service",
+    }),
+  ],
 });
