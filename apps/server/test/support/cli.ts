@@ -58,7 +58,14 @@ function run(args: string[]): Promise<CliResult> {
 
 /** The `cloudkitty` command against a server, with CloudKitty's no-auth plugin, as an operator runs it. */
 export function createCli(baseUrl: string) {
-  const connection = ["--os-auth-type", "cloudkitty-noauth", "--os-endpoint", baseUrl];
+  return createCliWith(["--os-auth-type", "cloudkitty-noauth", "--os-endpoint", baseUrl]);
+}
+
+/**
+ * The `cloudkitty` command with the given connection options (auth plugin, credentials, endpoint),
+ * e.g. Keystone password auth that finds the rating endpoint in the catalog.
+ */
+export function createCliWith(connection: string[]) {
   const cli = (...args: string[]) => run([...connection, ...args]);
   return {
     run: cli,

@@ -1,0 +1,180 @@
+import { execFile, spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createClient, type Client, type RequestOptions } from "./client.js";
+
+// The real OpenStack control plane of ../shared/reference/openstack (Keystone, Horizon), started and
+// seeded by scripts/openstack-for-tests.sh, and what the tests need to talk to it.
+
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
+const openstackScript = path.join(repositoryRoot, "scripts/openstack-for-tests.sh");
+
+/** Keystone's base URL, without /v3 (as Ratecard's KEYSTONE_URL takes it). */
+export const KEYSTONE_URL = process.env.KEYSTONE_URL ?? "http://127.0.0.1:5000";
+/** keystone-seed.sh's password for every user it creates. */
+export const SEED_PASSWORD = process.env.SEED_PASSWORD ?? "secret";
+
+/** The users keystone-seed.sh creates, with the project each one's role is on. */
+export const KEYSTONE_USERS = {
+  "rating-admin": { project: "admin", role: "admin" },
+  "demo-member": { project: "demo", role: "member" },
+  "demo-reader": { project: "demo", role: "reader" },
+  ratecard: { project: "service", role: "service" },
+} as const;
+export type KeystoneUser = keyof typeof KEYSTONE_USERS;
+
+/** Installing Keystone (and Horizon) from Debian's packages the first time takes minutes. */
+export const OPENSTACK_START_TIMEOUT_MS = 15 * 60_000;
+
+function runScript(args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      openstackScript,
+      args,
+      { timeout: OPENSTACK_START_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) {
+          reject(
+            new Error(
+              `scripts/openstack-for-tests.sh ${args.join(" ")} failed (${error.message}):\n${stdout}${stderr}`,
+            ),
+          );
+          return;
+        }
+        resolve();
+      },
+    );
+  });
+}
+
+/** Starts Keystone (and Horizon when asked) unless it already runs. Idempotent. */
+export function startOpenStack(options: { horizon?: boolean } = {}): Promise<void> {
+  return runScript(options.horizon ? ["--horizon"] : []);
+}
+
+/** The environment that makes a Ratecard server validate tokens against the test Keystone. */
+export function keystoneServerEnv(): Record<string, string> {
+  return {
+    AUTH_STRATEGY: "keystone",
+    KEYSTONE_URL,
+    KEYSTONE_USERNAME: "ratecard",
+    KEYSTONE_PASSWORD: SEED_PASSWORD,
+    KEYSTONE_PROJECT_NAME: "service",
+  };
+}
+
+/**
+ * CloudKitty's collector configuration, for METRICS_FILE: the copy Debian's cloudkitty-common
+ * installs when it is there (the reference CloudKitty has it), else CLOUDKITTY_METRICS_FILE.
+ */
+export function cloudkittyMetricsFile(): string {
+  const candidates = [process.env.CLOUDKITTY_METRICS_FILE, "/etc/cloudkitty/metrics.yml"];
+  const found = candidates.find((file) => file && fs.existsSync(file));
+  if (!found)
+    throw new Error(
+      "No CloudKitty metrics.yml: install cloudkitty-common or set CLOUDKITTY_METRICS_FILE",
+    );
+  return found;
+}
+
+/** Keystone's catalog while a test depends on it pointing at one rating endpoint. */
+export interface CatalogLease {
+  ratingUrl: string;
+  /** Lets other tests re-point the catalog. */
+  release(): Promise<void>;
+}
+
+/**
+ * Points the catalog's "rating" service at `ratingUrl` (seeding users and roles too) and keeps it
+ * there until release(): Keystone has one catalog, and a CLI or Horizon run that found another
+ * test's server in it would test the wrong thing. Every test that seeds the catalog should come
+ * through here. The lock is an flock held by a child process, so it is also released when the
+ * test process dies.
+ */
+export async function leaseCatalog(ratingUrl: string): Promise<CatalogLease> {
+  fs.mkdirSync("/tmp/ratecard-openstack", { recursive: true });
+  const holder = spawn(
+    "flock",
+    ["/tmp/ratecard-openstack/catalog.lock", "sh", "-c", "echo locked; exec cat >/dev/null"],
+    { stdio: ["pipe", "pipe", "inherit"] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    holder.once("error", reject);
+    holder.once("exit", (code) => reject(new Error(`flock exited with ${code}`)));
+    holder.stdout.once("data", () => resolve());
+  });
+  const release = () =>
+    new Promise<void>((resolve) => {
+      if (holder.exitCode !== null) return resolve();
+      holder.once("exit", () => resolve());
+      holder.stdin.end();
+    });
+  try {
+    await runScript([ratingUrl]);
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  return { ratingUrl, release };
+}
+
+/** A project-scoped token for one of the seeded users (POST /v3/auth/tokens, password method). */
+export async function keystoneToken(user: KeystoneUser): Promise<string> {
+  const response = await fetch(`${KEYSTONE_URL}/v3/auth/tokens`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      auth: {
+        identity: {
+          methods: ["password"],
+          password: {
+            user: { name: user, domain: { id: "default" }, password: SEED_PASSWORD },
+          },
+        },
+        scope: {
+          project: { name: KEYSTONE_USERS[user].project, domain: { id: "default" } },
+        },
+      },
+    }),
+  });
+  const token = response.headers.get("x-subject-token");
+  if (response.status !== 201 || !token)
+    throw new Error(`Keystone refused ${user}: ${response.status} ${await response.text()}`);
+  return token;
+}
+
+/** The `cloudkitty` options for Keystone password auth as `user`; the catalog gives the endpoint. */
+export function keystoneCliConnection(user: KeystoneUser): string[] {
+  return [
+    "--os-auth-url",
+    `${KEYSTONE_URL}/v3`,
+    "--os-username",
+    user,
+    "--os-password",
+    SEED_PASSWORD,
+    "--os-project-name",
+    KEYSTONE_USERS[user].project,
+    "--os-user-domain-name",
+    "Default",
+    "--os-project-domain-name",
+    "Default",
+  ];
+}
+
+/** The test REST client, sending `X-Auth-Token` on every request. */
+export function createTokenClient(baseUrl: string, token: string): Client {
+  const client = createClient(baseUrl);
+  const withToken = (options: RequestOptions = {}): RequestOptions => ({
+    ...options,
+    headers: { "X-Auth-Token": token, ...options.headers },
+  });
+  return {
+    request: (method, requestPath, options) =>
+      client.request(method, requestPath, withToken(options)),
+    get: (requestPath, options) => client.get(requestPath, withToken(options)),
+    post: (requestPath, body, options) => client.post(requestPath, body, withToken(options)),
+    put: (requestPath, body, options) => client.put(requestPath, body, withToken(options)),
+    delete: (requestPath, options) => client.delete(requestPath, withToken(options)),
+  };
+}
