@@ -90,7 +90,9 @@ describe("GET /v1/openapi.json", () => {
         path,
         route.method === "post" || route.method === "put" ? { body: {} } : {},
       );
-      expect(answer.status, `${key(route)}: ${answer.text}`).not.toBe(405);
+      // A documented 405 is an answer of the route (/v1/info/metrics without METRICS_FILE).
+      if (!operation(route).responses["405"])
+        expect(answer.status, `${key(route)}: ${answer.text}`).not.toBe(405);
       expect(answer.body?.faultstring ?? "", key(route)).not.toMatch(/^Resource not found/);
       expect(answer.status, `${key(route)}: ${answer.text}`).toBeLessThan(500);
       expect(Object.keys(operation(route).responses), key(route)).toContain(String(answer.status));
@@ -159,7 +161,8 @@ describe("GET /v1/openapi.json", () => {
           `${key(route)} ${status}`,
         ).toEqual(FAULT_REF);
       }
-      if (route.path.includes("{")) expect(errors, key(route)).toContain("404");
+      // An item route can miss its object; a list under an item (services/{id}/fields) is empty.
+      if (/\{\w+\}$/.test(route.path)) expect(errors, key(route)).toContain("404");
     }
     // trpc-to-openapi's own error schemas would describe a body the server never sends.
     expect(

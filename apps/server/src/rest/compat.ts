@@ -5,10 +5,16 @@ import getRawBody from "raw-body";
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import type { Context, RestOutcome } from "@ratecard/api";
 import { describeValidationIssue, HttpFault, sendFault, type ValidationIssue } from "./faults.js";
-import { collectRestRoutes, normalizePath, type RestRoute } from "./routes.js";
+import {
+  collectRestRoutes,
+  isControllerWithoutMethods,
+  normalizePath,
+  type RestRoute,
+} from "./routes.js";
 
 // CloudKitty's wire behaviour in front of trpc-to-openapi: where ids may come from, trailing
-// slashes, JSON bodies read exactly, 201 + Location, 204, 405, 413, 415 and the fault shape.
+// slashes, JSON bodies read exactly (on GET too), 201 + Location, 204, 405, 413, 415 and the fault
+// shape.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** JSON numbers under these keys are decimals: kept as their exact text, never a binary double. */
@@ -31,7 +37,7 @@ interface ResolvedRoute {
 
 export interface RestHandlerOptions {
   router: AnyRouter;
-  createContext: () => Context;
+  createContext: (req: IncomingMessage) => Context;
   bodyLimitBytes: number;
   onInternalError: (error: unknown, req: IncomingMessage) => void;
 }
@@ -40,14 +46,40 @@ function mediaType(req: IncomingMessage): string | undefined {
   return req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
 }
 
-async function readJsonBody(req: IncomingMessage, limit: number): Promise<JsonObject | undefined> {
+/** Whether the request says it has a body: decided from its headers, before touching the stream. */
+function announcesBody(req: IncomingMessage): boolean {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+}
+
+/** Reads and throws away the rest of a request body, so the answer is not cut off by a reset. */
+function discardBody(req: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    if (req.readableEnded || req.destroyed) return resolve();
+    req.once("end", resolve).once("close", resolve).once("error", resolve);
+    req.resume();
+  });
+}
+
+/**
+ * Reads a JSON object body. A GET's body holds arguments, not a resource, so one that is too large
+ * is a bad request (400), drained first; on other methods it is a 413, as before.
+ */
+async function readJsonBody(
+  req: IncomingMessage,
+  limit: number,
+  method: string,
+): Promise<JsonObject | undefined> {
   let raw: string;
   try {
     raw = await getRawBody(req, { limit, encoding: "utf8" });
   } catch (error) {
     const type = (error as { type?: string }).type;
     if (type === "entity.too.large") {
-      throw new HttpFault(413, `Request body is larger than the limit of ${limit} bytes`);
+      const message = `Request body is larger than the limit of ${limit} bytes`;
+      if (method !== "GET") throw new HttpFault(413, message);
+      await discardBody(req);
+      throw new HttpFault(400, message);
     }
     if (type === "encoding.unsupported" || type === "charset.unsupported") {
       throw new HttpFault(415, "Request body must be UTF-8");
@@ -114,7 +146,7 @@ function resolveRoute(
   const allowed = [
     ...new Set(routes.filter((route) => route.pattern.test(path)).map((route) => route.method)),
   ];
-  if (allowed.length > 0) {
+  if (allowed.length > 0 || isControllerWithoutMethods(path)) {
     throw new HttpFault(405, `The method ${method} is not allowed for this resource`, {
       Allow: allowed.join(", "),
     });
@@ -158,34 +190,54 @@ function takeId(
 }
 
 /**
- * An item route's id may be repeated in the query string or the body (a PUT often sends the whole
+ * A path parameter may be repeated in the query string or the body (a PUT often sends the whole
  * object), but never as another id: CloudKitty's GET and DELETE act on that other id, Ratecard's
  * on the path's, so a caller could not know which object a DELETE removes.
  */
-function requireSameId(
-  param: string,
+function requireSamePathParameters(
+  route: RestRoute,
   path: string,
   query: Record<string, string>,
   body: JsonObject | undefined,
 ): void {
-  const segment = path.slice(path.lastIndexOf("/") + 1);
-  let pathId: string;
-  try {
-    pathId = decodeURIComponent(segment);
-  } catch {
-    pathId = segment;
-  }
-  for (const [where, value] of [
-    ["query string", query[param]],
-    ["body", body?.[param]],
-  ] as const) {
-    if (value !== undefined && value !== pathId) {
-      throw new HttpFault(
-        400,
-        `Parameter "${param}" is given twice with different values: '${pathId}' in the path, ` +
-          `'${typeof value === "string" ? value : JSON.stringify(value)}' in the ${where}`,
-      );
+  const captured = route.pattern.exec(path) ?? [];
+  route.pathParams.forEach((param, index) => {
+    const segment = captured[index + 1] ?? "";
+    let pathId: string;
+    try {
+      pathId = decodeURIComponent(segment);
+    } catch {
+      pathId = segment;
     }
+    for (const [where, value] of [
+      ["query string", query[param]],
+      ["body", body?.[param]],
+    ] as const) {
+      if (value !== undefined && value !== pathId) {
+        throw new HttpFault(
+          400,
+          `Parameter "${param}" is given twice with different values: '${pathId}' in the path, ` +
+            `'${typeof value === "string" ? value : JSON.stringify(value)}' in the ${where}`,
+        );
+      }
+    }
+  });
+}
+
+/**
+ * CloudKitty reads a GET's arguments from a JSON body as well as from the query string, and
+ * OpenStack's API test clients send list filters that way. The query string wins a name given in
+ * both; names the route does not take are ignored, and so are nulls (an absent argument).
+ */
+function mergeGetBodyArguments(
+  route: RestRoute,
+  query: Record<string, string>,
+  body: JsonObject,
+): void {
+  for (const [key, value] of Object.entries(body)) {
+    if (!route.inputNames.has(key) || route.pathParams.includes(key)) continue;
+    if (key in query || value === null) continue;
+    query[key] = queryValue(key, value);
   }
 }
 
@@ -239,7 +291,7 @@ export function createRestHandler(options: RestHandlerOptions) {
   const openApiHandler = createOpenApiNodeHttpHandler({
     router: options.router,
     createContext: ({ req }: { req: IncomingMessage }) => {
-      const context = options.createContext();
+      const context = options.createContext(req);
       outcomes.set(req, context.rest);
       return context;
     },
@@ -257,16 +309,17 @@ export function createRestHandler(options: RestHandlerOptions) {
 
   return async function handleRest(req: RestRequest, res: ServerResponse): Promise<void> {
     const method = (req.method ?? "GET").toUpperCase();
-    const url = new URL(req.url ?? "/", "http://localhost");
     let input: unknown;
     let route: RestRoute | undefined;
     try {
+      const url = URL.parse(req.url ?? "/", "http://localhost");
+      if (!url) throw new HttpFault(400, "Malformed request target");
       let path = normalizePath(url.pathname);
       const query = readQuery(url);
       const body =
-        method === "GET" || method === "HEAD"
+        method === "HEAD" || (method === "GET" && !announcesBody(req))
           ? undefined
-          : await readJsonBody(req, options.bodyLimitBytes);
+          : await readJsonBody(req, options.bodyLimitBytes, method);
       const resolved = resolveRoute(routes, method, path);
       if ("relocate" in resolved) {
         route = resolved.relocate;
@@ -275,8 +328,10 @@ export function createRestHandler(options: RestHandlerOptions) {
       } else {
         route = resolved.route;
       }
-      if (route.idParam) requireSameId(route.idParam, path, query, body);
-      if (route.inputSource === "query" && body) {
+      requireSamePathParameters(route, path, query, body);
+      if (method === "GET" && body) {
+        mergeGetBodyArguments(route, query, body);
+      } else if (route.inputSource === "query" && body) {
         // DELETE with a JSON body: its keys are parameters, like the query string's.
         for (const [key, value] of Object.entries(body)) {
           if (key === route.idParam) continue;

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ZNoArguments, ZPathId, ZService, ZServiceCreate } from "@ratecard/validators";
+import { ZField, ZNoArguments, ZPathId, ZService, ZServiceCreate } from "@ratecard/validators";
+import { listFields } from "../../domain/fields.js";
 import {
   createService,
   deleteServiceCascade,
@@ -40,6 +41,21 @@ export const servicesRouter = router({
     .input(ZServiceId)
     .output(ZService)
     .query(({ ctx, input }) => getService(ctx.prisma, input.service_id)),
+
+  /** CloudKitty's nested form of `fields?service_id=<id>`: an unknown service has no fields. */
+  fields: publicProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${HASHMAP}/services/{service_id}/fields`,
+        tags,
+        summary: "List the fields of a service",
+        protect: false,
+      },
+    })
+    .input(ZServiceId)
+    .output(z.object({ fields: z.array(ZField) }))
+    .query(async ({ ctx, input }) => ({ fields: await listFields(ctx.prisma, input.service_id) })),
 
   create: publicProcedure
     .meta({
