@@ -10,12 +10,12 @@ import {
 } from "./support/cli.js";
 import { HASHMAP, PYSCRIPTS, type Client } from "./support/client.js";
 import { uniqueName } from "./support/hashmap.js";
+import { userToken } from "./support/keystone.js";
 import {
   cloudkittyMetricsFile,
   createTokenClient,
   keystoneCliConnection,
   keystoneServerEnv,
-  keystoneToken,
   leaseCatalog,
   OPENSTACK_START_TIMEOUT_MS,
   startOpenStack,
@@ -51,7 +51,7 @@ beforeAll(async () => {
     ratingUrl = server.baseUrl;
   }
   catalog = await leaseCatalog(ratingUrl);
-  api = createTokenClient(ratingUrl, await keystoneToken("rating-admin"));
+  api = createTokenClient(ratingUrl, (await userToken("rating-admin")).token);
   admin = createCliWith(keystoneCliConnection("rating-admin"));
 }, OPENSTACK_START_TIMEOUT_MS);
 afterAll(async () => {

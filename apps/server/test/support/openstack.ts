@@ -3,26 +3,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createClient, type Client, type RequestOptions } from "./client.js";
+import { KEYSTONE_URL, SEED_PASSWORD, SEEDED, type SeededUser } from "./keystone.js";
 
-// The real OpenStack control plane of ../shared/reference/openstack (Keystone, Horizon), started and
-// seeded by scripts/openstack-for-tests.sh, and what the tests need to talk to it.
+// Starting the OpenStack control plane of ../shared/reference/openstack (Keystone, Horizon) with
+// scripts/openstack-for-tests.sh, pointing its catalog at a server, and the CLI and REST clients
+// that go through it. Tokens and the seeded users: ./keystone.js.
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 const openstackScript = path.join(repositoryRoot, "scripts/openstack-for-tests.sh");
-
-/** Keystone's base URL, without /v3 (as Ratecard's KEYSTONE_URL takes it). */
-export const KEYSTONE_URL = process.env.KEYSTONE_URL ?? "http://127.0.0.1:5000";
-/** keystone-seed.sh's password for every user it creates. */
-export const SEED_PASSWORD = process.env.SEED_PASSWORD ?? "secret";
-
-/** The users keystone-seed.sh creates, with the project each one's role is on. */
-export const KEYSTONE_USERS = {
-  "rating-admin": { project: "admin", role: "admin" },
-  "demo-member": { project: "demo", role: "member" },
-  "demo-reader": { project: "demo", role: "reader" },
-  ratecard: { project: "service", role: "service" },
-} as const;
-export type KeystoneUser = keyof typeof KEYSTONE_USERS;
 
 /** Installing Keystone (and Horizon) from Debian's packages the first time takes minutes. */
 export const OPENSTACK_START_TIMEOUT_MS = 15 * 60_000;
@@ -119,33 +107,8 @@ export async function leaseCatalog(ratingUrl: string): Promise<CatalogLease> {
   return { ratingUrl, release };
 }
 
-/** A project-scoped token for one of the seeded users (POST /v3/auth/tokens, password method). */
-export async function keystoneToken(user: KeystoneUser): Promise<string> {
-  const response = await fetch(`${KEYSTONE_URL}/v3/auth/tokens`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      auth: {
-        identity: {
-          methods: ["password"],
-          password: {
-            user: { name: user, domain: { id: "default" }, password: SEED_PASSWORD },
-          },
-        },
-        scope: {
-          project: { name: KEYSTONE_USERS[user].project, domain: { id: "default" } },
-        },
-      },
-    }),
-  });
-  const token = response.headers.get("x-subject-token");
-  if (response.status !== 201 || !token)
-    throw new Error(`Keystone refused ${user}: ${response.status} ${await response.text()}`);
-  return token;
-}
-
 /** The `cloudkitty` options for Keystone password auth as `user`; the catalog gives the endpoint. */
-export function keystoneCliConnection(user: KeystoneUser): string[] {
+export function keystoneCliConnection(user: SeededUser): string[] {
   return [
     "--os-auth-url",
     `${KEYSTONE_URL}/v3`,
@@ -154,7 +117,7 @@ export function keystoneCliConnection(user: KeystoneUser): string[] {
     "--os-password",
     SEED_PASSWORD,
     "--os-project-name",
-    KEYSTONE_USERS[user].project,
+    SEEDED[user].project,
     "--os-user-domain-name",
     "Default",
     "--os-project-domain-name",
