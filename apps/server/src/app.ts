@@ -26,7 +26,8 @@ export interface AppOptions {
 
 /** The HTTP server: REST (/v1), RPC (/trpc), the API reference (/docs) and the console (/). */
 export function createApp({ config, database, logger, version }: AppOptions): http.Server {
-  const createContext = () => createContextInner({ prisma: database.prisma });
+  const createContext = () =>
+    createContextInner({ prisma: database.prisma, metrics: config.metrics });
   const logRequest = pinoHttp({
     logger,
     genReqId: (_req, res) => {

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { loadMetricsFile, MetricsFileError, type MetricsConfig } from "./metrics.js";
 
 /** Ratecard's configuration: environment variables, read once at start. See docs/configuration.md. */
 export interface Config {
@@ -12,6 +13,10 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** The built admin console, served at `/` when present. */
   consoleDir: string;
+  /** CloudKitty's collector configuration (`metrics.yml`) served on /v1/info. */
+  metricsFile: string | undefined;
+  /** That file, loaded once at start; null without one. */
+  metrics: MetricsConfig | null;
 }
 
 /** A setting the server cannot start with: reported as one clear line, without a stack trace. */
@@ -43,5 +48,16 @@ export function readConfig(env: NodeJS.ProcessEnv, appRoot: string): Config {
     bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
     consoleDir: env.CONSOLE_DIR || path.resolve(appRoot, "../web/dist"),
+    metricsFile: env.METRICS_FILE || undefined,
+    metrics: readMetrics(env.METRICS_FILE || undefined),
   };
+}
+
+function readMetrics(file: string | undefined): MetricsConfig | null {
+  try {
+    return loadMetricsFile(file);
+  } catch (error) {
+    if (error instanceof MetricsFileError) throw new ConfigError(error.message);
+    throw error;
+  }
 }

@@ -73,6 +73,8 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAp
     responses["400"] = faultResponse("Invalid input");
     if (route.idParam || route.template.endsWith("/group"))
       responses["404"] = faultResponse("No such object");
+    if (/^\/v1\/info\/(metrics|services)/.test(route.template))
+      responses["405"] = faultResponse("No metrics in the configuration (METRICS_FILE)");
     if (route.method === "POST" || route.method === "PUT") {
       if (!route.template.startsWith("/v1/rating/modules")) {
         responses["409"] = faultResponse("Conflicts with an existing object");

@@ -6,6 +6,7 @@ import { mappingsRouter } from "./routers/hashmap/mappings.js";
 import { servicesRouter } from "./routers/hashmap/services.js";
 import { thresholdsRouter } from "./routers/hashmap/thresholds.js";
 import { typesRouter } from "./routers/hashmap/types.js";
+import { infoRouter } from "./routers/info.js";
 import { modulesRouter } from "./routers/modules.js";
 import { ratingRouter } from "./routers/rating.js";
 import { scriptsRouter } from "./routers/pyscripts/scripts.js";
@@ -26,6 +27,7 @@ export const appRouter = router({
   modules: modulesRouter,
   rating: router({ quote: ratingRouter.quote }),
   console: consoleRouter,
+  info: infoRouter,
   accounts: accountsRouter,
 });
 

@@ -2,6 +2,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZodError } from "zod";
 import type { PrismaClient } from "@ratecard/db";
+import type { MetricsConfig } from "./domain/info.js";
 import { RuleSetCache } from "./domain/rating.js";
 
 /**
@@ -18,6 +19,8 @@ export interface Context {
   prisma: PrismaClient;
   /** The compiled rule set for pricing, shared by every request of one server. */
   ruleSets: RuleSetCache;
+  /** The collector's metrics (`METRICS_FILE`), loaded once at start; null without a file. */
+  metrics: MetricsConfig | null;
   rest: RestOutcome;
 }
 
@@ -25,8 +28,14 @@ export interface Context {
 export function createContextInner(opts: {
   prisma: PrismaClient;
   ruleSets?: RuleSetCache;
+  metrics?: MetricsConfig | null;
 }): Context {
-  return { prisma: opts.prisma, ruleSets: opts.ruleSets ?? new RuleSetCache(), rest: {} };
+  return {
+    prisma: opts.prisma,
+    ruleSets: opts.ruleSets ?? new RuleSetCache(),
+    metrics: opts.metrics ?? null,
+    rest: {},
+  };
 }
 
 export interface RatecardMeta extends OpenApiMeta {
