@@ -1,0 +1,148 @@
+/**
+ * Ratecard against the physical limit of a Node server, in one run: see issue 8 and USAGE.
+ * Starts the built server with local auth and its access log on, seeds it over REST, and for each
+ * workload measures Ratecard, then a bare node:http server replaying the same answer's bytes (or
+ * doing one durable SQLite INSERT per request, for writes).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import "./children.js";
+import { closeConnections } from "./http.js";
+import { readDurability } from "./limits.js";
+import { readOptions, type Options } from "./options.js";
+import { residentMiB } from "./proc.js";
+import { startRatecard, tail, type RatecardProcess } from "./ratecard.js";
+import { formatReport, writeJson, type Report, type WorkloadResult } from "./report.js";
+import { seedMappings, seedParents, type Seeded } from "./seed.js";
+import {
+  createMappingWorkload,
+  listWorkload,
+  quoteWorkload,
+  readWorkloads,
+  runWorkload,
+  type RunSettings,
+  type Workload,
+} from "./workloads.js";
+
+const launched = performance.now();
+function progress(message: string): void {
+  const seconds = ((performance.now() - launched) / 1000).toFixed(1);
+  process.stderr.write(`[bench ${seconds.padStart(5)} s] ${message}\n`);
+}
+
+async function benchmark(options: Options, workDir: string): Promise<Report> {
+  const began = performance.now();
+  const loadBefore = os.loadavg()[0] ?? 0;
+  const databasePath = path.join(workDir, "ratecard.db");
+  const logPath = path.join(workDir, "server.log");
+  progress(`starting the server (log: ${logPath})`);
+  let server: RatecardProcess = await startRatecard({
+    databasePath,
+    logPath,
+    preferAuth: options.preferAuth,
+  });
+  try {
+    const auth =
+      server.auth.strategy === "local"
+        ? "AUTH_STRATEGY=local, the admin's session token in X-Auth-Token"
+        : `AUTH_STRATEGY=noauth: ${server.auth.why}`;
+    if (server.auth.strategy === "noauth") progress(`WARNING: ${auth}`);
+    const sqlite = readDurability(databasePath, fs.readFileSync(logPath, "utf8"));
+    const settings: RunSettings = {
+      connections: options.connections,
+      seconds: options.secondsPerWorkload,
+      warmupSeconds: options.warmupSeconds,
+      limitDatabase: { path: path.join(workDir, "durable-limit.db"), ...sqlite },
+    };
+    const results: WorkloadResult[] = [];
+    const run = async (workload: Workload) => {
+      progress(workload.name);
+      const result = await runWorkload(server, workload, settings);
+      results.push(result);
+      return result;
+    };
+
+    progress(`seeding ${options.smallMappings} mappings`);
+    const parents = await seedParents(server);
+    const mappingId = await seedMappings(server, parents.fieldId, 0, options.smallMappings);
+    if (!mappingId) throw new Error("seeding created no mapping");
+    let seeded: Seeded = { ...parents, mappingId, mappings: options.smallMappings };
+    for (const workload of readWorkloads(server.authHeaders, seeded)) await run(workload);
+    await run(createMappingWorkload(server.authHeaders, seeded));
+    const afterSmall = residentMiB(server.pid);
+
+    progress(`growing to ${options.largeMappings} mappings`);
+    await seedMappings(server, parents.fieldId, options.smallMappings, options.largeMappings);
+    seeded = { ...seeded, mappings: options.largeMappings };
+    await run(listWorkload(server.authHeaders, seeded));
+    await run(quoteWorkload(server.authHeaders, seeded, options.quoteResources));
+    const serialQuote = await run(
+      quoteWorkload(server.authHeaders, seeded, options.quoteResources, 1),
+    );
+    const afterRun = residentMiB(server.pid);
+
+    progress("restarting on the seeded database");
+    await server.stop();
+    server = await startRatecard({ databasePath, logPath, preferAuth: options.preferAuth });
+    const restartMs = server.startMs;
+
+    return {
+      startedAt: new Date().toISOString(),
+      machine: {
+        cpus: os.cpus().length,
+        node: process.version,
+        loadAverage: { before: loadBefore, after: os.loadavg()[0] ?? 0 },
+      },
+      settings: {
+        secondsPerWorkload: options.secondsPerWorkload,
+        warmupSeconds: options.warmupSeconds,
+        connections: options.connections,
+      },
+      auth,
+      sqlite,
+      seeded: { small: options.smallMappings, large: options.largeMappings },
+      workloads: results,
+      rssMiB: { afterSmall, afterRun },
+      restartToFirstAnswerMs: restartMs,
+      quoteServerMs: serialQuote.ratecard.p50Ms - serialQuote.limit.p50Ms,
+      totalSeconds: (performance.now() - began) / 1000,
+    };
+  } catch (error) {
+    progress(`failed; the server's last log lines:\n${tail(logPath)}`);
+    throw error;
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main(): Promise<number> {
+  const options = readOptions(process.argv.slice(2));
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-bench-"));
+  // On exit rather than in `finally`, so that an interrupted run cleans up too.
+  if (!options.keepFiles)
+    process.once("exit", () => fs.rmSync(workDir, { recursive: true, force: true }));
+  try {
+    const report = await benchmark(options, workDir);
+    process.stdout.write(`${formatReport(report)}\n`);
+    if (options.json) writeJson(options.json, report);
+    const failures = report.workloads.filter((r) => r.ratecard.failures + r.limit.failures > 0);
+    if (failures.length === 0) return 0;
+    progress(`FAILED answers in: ${failures.map((r) => r.workload).join(", ")}`);
+    return 1;
+  } finally {
+    closeConnections();
+    if (options.keepFiles) progress(`kept ${workDir}`);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(
+      `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);

@@ -1,0 +1,77 @@
+import { parseArgs } from "node:util";
+
+export interface Options {
+  secondsPerWorkload: number;
+  warmupSeconds: number;
+  connections: number;
+  /** Mappings seeded for the first round of workloads, then grown to `largeMappings`. */
+  smallMappings: number;
+  largeMappings: number;
+  quoteResources: number;
+  json: string | undefined;
+  preferAuth: boolean;
+  keepFiles: boolean;
+}
+
+export const USAGE = `Usage: pnpm --filter @ratecard/bench bench [options]   (after pnpm build)
+
+  --quick              a smoke run: 20 then 60 mappings, 0.2 s per workload
+  --seconds <s>        measured seconds per workload and server (default 5)
+  --warmup <s>         unmeasured seconds before each measurement (default 1)
+  --connections <n>    concurrent connections (default 16)
+  --small <n>          mappings for the first round (default 1000)
+  --large <n>          mappings for the list and quote round (default 10000)
+  --quote-resources <n> resources in one quote (default 1000)
+  --json <file>        also write the results as JSON
+  --noauth             run without authentication (default: AUTH_STRATEGY=local)
+  --keep               keep the temporary database and server log
+`;
+
+function positive(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`--${name} must be a positive number, got "${raw}"\n\n${USAGE}`);
+  return value;
+}
+
+export function readOptions(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: "boolean", default: false },
+      seconds: { type: "string" },
+      warmup: { type: "string" },
+      connections: { type: "string" },
+      small: { type: "string" },
+      large: { type: "string" },
+      "quote-resources": { type: "string" },
+      json: { type: "string" },
+      noauth: { type: "boolean", default: false },
+      keep: { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  }
+  const quick = values.quick;
+  const options: Options = {
+    secondsPerWorkload: positive("seconds", values.seconds, quick ? 0.2 : 5),
+    warmupSeconds: positive("warmup", values.warmup, quick ? 0.1 : 1),
+    connections: Math.round(positive("connections", values.connections, 16)),
+    smallMappings: Math.round(positive("small", values.small, quick ? 20 : 1_000)),
+    largeMappings: Math.round(positive("large", values.large, quick ? 60 : 10_000)),
+    quoteResources: Math.round(
+      positive("quote-resources", values["quote-resources"], quick ? 50 : 1_000),
+    ),
+    json: values.json,
+    preferAuth: !values.noauth,
+    keepFiles: values.keep,
+  };
+  if (options.largeMappings < options.smallMappings)
+    throw new Error(`--large must be at least --small\n\n${USAGE}`);
+  return options;
+}

@@ -1,0 +1,145 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+import { stopChild, track } from "./children.js";
+import { header, request } from "./http.js";
+
+/** The built server of this repository (apps/server), run exactly as `pnpm start` runs it. */
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+export const SERVER_ENTRY = path.join(REPO_ROOT, "apps/server/dist/main.js");
+
+const ADMIN_PASSWORD = "bench-admin-password-1";
+const START_TIMEOUT_MS = 30_000;
+const POLL_INTERVAL_MS = 5;
+
+export type AuthMode = { strategy: "local"; token: string } | { strategy: "noauth"; why: string };
+
+export interface RatecardProcess {
+  baseUrl: string;
+  pid: number;
+  /** From spawning the process to the first 200 from /healthz. */
+  startMs: number;
+  /** Headers every request carries: the admin's session token under local auth. */
+  authHeaders: Record<string, string>;
+  auth: AuthMode;
+  stop(): Promise<number | null>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the server on `databasePath` (created and migrated when missing) with the default log
+ * level, its log appended to `logPath`, and waits for /healthz. Under `local`, signs in as the
+ * first admin. If the build has no local accounts yet, falls back to noauth and says why.
+ */
+export async function startRatecard(options: {
+  databasePath: string;
+  logPath: string;
+  preferAuth: boolean;
+}): Promise<RatecardProcess> {
+  if (!fs.existsSync(SERVER_ENTRY))
+    throw new Error(`${SERVER_ENTRY} is missing: run \`pnpm build\` first`);
+  if (!options.preferAuth) return start(options, "noauth", "asked for with --noauth");
+  try {
+    return await start(options, "local", "");
+  } catch (error) {
+    const why = `local auth unavailable in this build (${(error as Error).message.split("\n")[0]})`;
+    return start(options, "noauth", why);
+  }
+}
+
+async function start(
+  options: { databasePath: string; logPath: string },
+  strategy: "local" | "noauth",
+  why: string,
+): Promise<RatecardProcess> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const log = fs.openSync(options.logPath, "a");
+  const began = performance.now();
+  const child = track(
+    spawn(process.execPath, [SERVER_ENTRY], {
+      // As `pnpm start` runs it from the repository root, but with none of the caller's Ratecard
+      // settings (CI exports DATABASE_URL, a developer may have POLICY_FILE set).
+      cwd: REPO_ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        DATABASE_URL: `file:${options.databasePath}`,
+        LOG_LEVEL: "info",
+        AUTH_STRATEGY: strategy,
+        ...(strategy === "local" ? { RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD } : {}),
+      },
+      stdio: ["ignore", log, log],
+    }),
+  );
+  fs.closeSync(log);
+  try {
+    await waitForHealth(child, baseUrl, options.logPath);
+    const startMs = performance.now() - began;
+    const auth: AuthMode =
+      strategy === "local" ? { strategy, token: await signIn(baseUrl) } : { strategy, why };
+    return {
+      baseUrl,
+      pid: child.pid ?? 0,
+      startMs,
+      authHeaders: auth.strategy === "local" ? { "x-auth-token": auth.token } : {},
+      auth,
+      stop: () => stopChild(child),
+    };
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+}
+
+async function waitForHealth(child: ChildProcess, baseUrl: string, logPath: string) {
+  const deadline = performance.now() + START_TIMEOUT_MS;
+  for (;;) {
+    if (child.exitCode !== null)
+      throw new Error(`the server exited with ${child.exitCode}:\n${tail(logPath)}`);
+    try {
+      if ((await request(baseUrl, { method: "GET", path: "/healthz" })).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() > deadline)
+      throw new Error(`the server did not answer /healthz within 30 s:\n${tail(logPath)}`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+  }
+}
+
+async function signIn(baseUrl: string): Promise<string> {
+  const answer = await request(baseUrl, {
+    method: "POST",
+    path: "/auth/login",
+    body: JSON.stringify({ username: "admin", password: ADMIN_PASSWORD }),
+  });
+  if (answer.status !== 200)
+    throw new Error(`POST /auth/login answered ${answer.status}: ${answer.body.toString()}`);
+  const token = /ratecard_session=([^;]+)/.exec(header(answer, "set-cookie") ?? "")?.[1];
+  if (!token) throw new Error("POST /auth/login set no ratecard_session cookie");
+  return token;
+}
+
+export function tail(logPath: string, lines = 20): string {
+  try {
+    return fs.readFileSync(logPath, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(no log)";
+  }
+}

@@ -1,0 +1,107 @@
+import fs from "node:fs";
+import type { Measurement } from "./load.js";
+
+export interface WorkloadResult {
+  workload: string;
+  connections: number;
+  ratecard: Measurement;
+  /** The bare-Node replay of the same bytes, or the durable-insert server for writes. */
+  limit: Measurement;
+  limitKind: "replay" | "durable insert";
+}
+
+export interface Report {
+  startedAt: string;
+  /** Other processes' load skews both sides of a ratio: the 1-minute load average, before and after. */
+  machine: { cpus: number; node: string; loadAverage: { before: number; after: number } };
+  settings: { secondsPerWorkload: number; warmupSeconds: number; connections: number };
+  auth: string;
+  sqlite: { journalMode: string; synchronous: string; source: string };
+  seeded: { small: number; large: number };
+  workloads: WorkloadResult[];
+  /** Resident memory of the server process, MiB. */
+  rssMiB: { afterSmall: number | null; afterRun: number | null };
+  /** Spawning the server on the seeded database to its first /healthz answer, ms. */
+  restartToFirstAnswerMs: number;
+  /** Median time of one quote at one connection, minus the replay's: the server's own time. */
+  quoteServerMs: number;
+  totalSeconds: number;
+}
+
+/** Below this many answers a run says more about its start and end than about the server. */
+const MIN_ANSWERS = 50;
+const tooShort = (result: WorkloadResult) =>
+  Math.min(result.ratecard.answers, result.limit.answers) < MIN_ANSWERS;
+
+const ratio = (result: WorkloadResult) =>
+  (100 * result.ratecard.requestsPerSecond) / result.limit.requestsPerSecond;
+
+function pad(cells: string[], widths: number[]): string {
+  return cells
+    .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+    .join("  ");
+}
+
+const fixed = (value: number | null, digits: number) =>
+  value === null || Number.isNaN(value) ? "-" : value.toFixed(digits);
+
+export function formatReport(report: Report): string {
+  const header = [
+    "workload",
+    "conn",
+    "Ratecard req/s",
+    "limit req/s",
+    "ratio %",
+    "p50 ms",
+    "p99 ms",
+    "limit p50 ms",
+    "failures",
+  ];
+  const rows = report.workloads.map((result) => [
+    result.workload + (result.limitKind === "durable insert" ? " (limit: durable insert)" : ""),
+    String(result.connections),
+    fixed(result.ratecard.requestsPerSecond, 0),
+    fixed(result.limit.requestsPerSecond, 0),
+    fixed(ratio(result), 1) + (tooShort(result) ? "*" : ""),
+    fixed(result.ratecard.p50Ms, 2),
+    fixed(result.ratecard.p99Ms, 2),
+    fixed(result.limit.p50Ms, 2),
+    String(result.ratecard.failures + result.limit.failures),
+  ]);
+  const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i]!.length)));
+  const { settings, machine } = report;
+  return [
+    `Ratecard benchmark, ${report.startedAt}: ${machine.cpus} CPUs, Node ${machine.node}, ` +
+      `load average ${fixed(machine.loadAverage.before, 2)} before, ${fixed(machine.loadAverage.after, 2)} after`,
+    `${settings.secondsPerWorkload} s per workload and server, after ${settings.warmupSeconds} s of warm-up`,
+    `auth: ${report.auth}; access log on (LOG_LEVEL=info, to a file)`,
+    `SQLite: journal_mode=${report.sqlite.journalMode}, synchronous=${report.sqlite.synchronous} ` +
+      `(${report.sqlite.source})`,
+    `seeded: ${report.seeded.small} then ${report.seeded.large} mappings on one field`,
+    "",
+    pad(header, widths),
+    pad(
+      widths.map((width) => "-".repeat(width)),
+      widths,
+    ),
+    ...rows.map((row) => pad(row, widths)),
+    ...(report.workloads.some(tooShort)
+      ? [`* fewer than ${MIN_ANSWERS} answers on one side: too short to compare, raise --seconds`]
+      : []),
+    "",
+    `quote server time (p50 at 1 connection, minus the replay's): ${fixed(report.quoteServerMs, 2)} ms`,
+    `server RSS: ${fixed(report.rssMiB.afterSmall, 1)} MiB after the ${report.seeded.small}-mapping workloads, ` +
+      `${fixed(report.rssMiB.afterRun, 1)} MiB after the run`,
+    `restart on the seeded database to first answer: ${fixed(report.restartToFirstAnswerMs, 0)} ms`,
+    `total: ${fixed(report.totalSeconds, 1)} s`,
+  ].join("\n");
+}
+
+export function writeJson(file: string, report: Report): void {
+  const workloads = report.workloads.map((result) => ({
+    ...result,
+    ratioPercent: ratio(result),
+    tooShort: tooShort(result),
+  }));
+  fs.writeFileSync(file, `${JSON.stringify({ ...report, workloads }, null, 2)}\n`);
+}
