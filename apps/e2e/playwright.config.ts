@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
-import { ADMIN_PASSWORD, KEYSTONE_URL } from "./tests/auth/accounts.js";
+import { ADMIN_PASSWORD, KEYSTONE_URL, SHORT_SESSION_SECONDS } from "./tests/auth/accounts.js";
 
 // The real built server (apps/server/dist) serving the real built console (apps/web/dist), on a
 // fresh SQLite file per run: one without authentication for the journeys, one with local accounts
@@ -12,6 +12,7 @@ const port = Number(process.env.RATECARD_E2E_PORT ?? 18931);
 const baseURL = `http://127.0.0.1:${port}`;
 const localURL = `http://127.0.0.1:${port + 1}`;
 const keystoneURL = `http://127.0.0.1:${port + 2}`;
+const shortSessionURL = `http://127.0.0.1:${port + 3}`;
 // In memory-backed /dev/shm where there is one: SQLite's fsyncs make seeding 10,000 rules 5x slower on disk.
 const scratch = fs.existsSync("/dev/shm") ? "/dev/shm" : os.tmpdir();
 const scratchDatabase = () =>
@@ -19,6 +20,7 @@ const scratchDatabase = () =>
 process.env.RATECARD_E2E_DATABASE ??= scratchDatabase();
 process.env.RATECARD_E2E_LOCAL_DATABASE ??= scratchDatabase();
 process.env.RATECARD_E2E_KEYSTONE_DATABASE ??= scratchDatabase();
+process.env.RATECARD_E2E_SHORT_SESSION_DATABASE ??= scratchDatabase();
 
 const server = (serverPort: number, database: string, env: Record<string, string> = {}) => ({
   command: "node ../server/dist/main.js",
@@ -39,7 +41,7 @@ const server = (serverPort: number, database: string, env: Record<string, string
 export default defineConfig({
   testDir: "./tests",
   outputDir: "./test-results",
-  // One server and one database: journeys run one after another.
+  // One database per server, and journeys that share it: they run one after another.
   workers: 1,
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
@@ -78,6 +80,12 @@ export default defineConfig({
     },
     // AUTH_STRATEGY=local: sign-in, accounts, a reader's view, a session ending mid-use.
     { name: "local-auth", testMatch: /auth\/local\.spec\.ts/, use: { baseURL: localURL } },
+    // The same with sessions that expire after a few seconds.
+    {
+      name: "local-auth-expiry",
+      testMatch: /auth\/expiry\.spec\.ts/,
+      use: { baseURL: shortSessionURL },
+    },
     // AUTH_STRATEGY=keystone against the Keystone at KEYSTONE_URL (seeded as in
     // ../shared/reference/openstack: rating-admin and demo-reader, password "secret").
     { name: "keystone-auth", testMatch: /auth\/keystone\.spec\.ts/, use: { baseURL: keystoneURL } },
@@ -94,6 +102,11 @@ export default defineConfig({
       KEYSTONE_USERNAME: "ratecard",
       KEYSTONE_PASSWORD: "secret",
       KEYSTONE_PROJECT_NAME: "service",
+    }),
+    server(port + 3, process.env.RATECARD_E2E_SHORT_SESSION_DATABASE, {
+      AUTH_STRATEGY: "local",
+      RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      SESSION_TTL_SECONDS: String(SHORT_SESSION_SECONDS),
     }),
   ],
 });

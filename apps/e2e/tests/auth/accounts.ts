@@ -10,6 +10,8 @@ import {
 
 /** The first admin's password, given to the local-accounts server through RATECARD_ADMIN_PASSWORD. */
 export const ADMIN_PASSWORD = "e2e-admin-password-1";
+/** SESSION_TTL_SECONDS of the server where sessions expire mid-journey. */
+export const SHORT_SESSION_SECONDS = 4;
 export const KEYSTONE_URL = process.env.KEYSTONE_URL ?? "http://127.0.0.1:5000";
 
 export interface Credentials {
