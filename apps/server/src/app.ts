@@ -6,12 +6,19 @@ import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { pinoHttp } from "pino-http";
 import type { Logger } from "pino";
 import sirv from "sirv";
-import { appRouter, createContextInner } from "@ratecard/api";
+import { allowAll, appRouter, createContextInner, RuleSetCache } from "@ratecard/api";
 import type { Database } from "@ratecard/db";
+import type { Policy } from "@ratecard/policy";
 import type { Config } from "./config.js";
+import { createAuthEdge } from "./edge/auth-edge.js";
+import { createForwarded } from "./edge/forwarded.js";
+import { assertEveryProcedureHasARule } from "./edge/rpc-rules.js";
+import { createSessionRoutes } from "./edge/session-routes.js";
+import type { IdentitySetup } from "./identity/strategies.js";
 import { DOCS_ASSETS_PREFIX, docsPageHtml } from "./docs-page.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { createRestHandler } from "./rest/compat.js";
+import { normalizePath } from "./rest/routes.js";
 import { sendFault, sendJson } from "./rest/faults.js";
 
 const require = createRequire(import.meta.url);
@@ -22,12 +29,51 @@ export interface AppOptions {
   database: Database;
   logger: Logger;
   version: string;
+  identity: IdentitySetup;
+  policy: Policy;
 }
 
 /** The HTTP server: REST (/v1), RPC (/trpc), the API reference (/docs) and the console (/). */
-export function createApp({ config, database, logger, version }: AppOptions): http.Server {
-  const createContext = () =>
-    createContextInner({ prisma: database.prisma, metrics: config.metrics });
+export function createApp({
+  config,
+  database,
+  logger,
+  version,
+  identity,
+  policy,
+}: AppOptions): http.Server {
+  assertEveryProcedureHasARule(
+    appRouter._def.procedures as unknown as Record<
+      string,
+      { _def: { type: "query" | "mutation" } }
+    >,
+  );
+  const forwarded = createForwarded(config.trustedProxies);
+  const edge = createAuthEdge({
+    authenticator: identity.authenticator,
+    policy,
+    forwarded,
+    wwwAuthenticate: identity.wwwAuthenticate,
+    authFailuresPerMinute: config.authFailuresPerMinute,
+  });
+  const sessionRoutes = createSessionRoutes({
+    edge,
+    strategy: identity.authenticator.strategy,
+    signIn: identity.signIn,
+    forwarded,
+    loginAttemptsPerMinute: config.loginAttemptsPerMinute,
+  });
+  const ruleSets = new RuleSetCache();
+  // REST requests are authorized before routing (guardRest); RPC calls one by one (rpcAccess).
+  const createContext = (req: IncomingMessage) =>
+    createContextInner({
+      prisma: database.prisma,
+      ruleSets,
+      metrics: config.metrics,
+      actor: edge.actorOf(req),
+      canManageAccounts: edge.mayManageAccounts(req),
+      access: req.url?.startsWith("/trpc/") ? edge.rpcAccess(req) : allowAll,
+    });
   const logRequest = pinoHttp({
     logger,
     genReqId: (_req, res) => {
@@ -57,7 +103,7 @@ export function createApp({ config, database, logger, version }: AppOptions): ht
   });
   const rpc = createHTTPHandler({
     router: appRouter,
-    createContext,
+    createContext: ({ req }) => createContext(req),
     basePath: "/trpc/",
     maxBodySize: config.bodyLimitBytes,
     onError: ({ error, req }) => {
@@ -72,11 +118,21 @@ export function createApp({ config, database, logger, version }: AppOptions): ht
     : undefined;
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const { pathname } = new URL(req.url ?? "/", "http://localhost");
+    const url = URL.parse(req.url ?? "/", "http://localhost");
+    if (!url) return sendFault(res, 400, "Malformed request target");
+    const { pathname } = url;
     const notFound = () => sendFault(res, 404, `Resource not found: ${pathname}`);
     if (pathname === "/v1/openapi.json") return sendJson(res, 200, openApiDocument);
-    if (pathname.startsWith("/v1/") || pathname === "/v1") return rest(req, res);
-    if (pathname.startsWith("/trpc/")) return rpc(req, res);
+    if (pathname.startsWith("/v1/") || pathname === "/v1") {
+      const method = (req.method ?? "GET").toUpperCase();
+      if (await edge.guardRest(req, res, method, normalizePath(pathname))) return rest(req, res);
+      return;
+    }
+    if (pathname.startsWith("/trpc/")) {
+      if (await edge.identify(req, res, true)) return rpc(req, res);
+      return;
+    }
+    if (pathname.startsWith("/auth/")) return sessionRoutes(req, res, pathname);
     if (pathname === "/docs" || pathname === "/docs/") {
       res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(docsPageHtml);
       return;

@@ -13,10 +13,45 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** The built admin console, served at `/` when present. */
   consoleDir: string;
+  auth: AuthConfig;
+  /** oslo.policy-style overrides of the policy defaults (CloudKitty's `policy.yaml`). */
+  policyFile: string | undefined;
+  /** Proxies whose X-Forwarded-For/-Proto/-Host are believed (proxy-addr trust list). */
+  trustedProxies: string[];
+  /** Failed sign-ins or token checks a client may make per minute before 429. */
+  loginAttemptsPerMinute: number;
+  authFailuresPerMinute: number;
   /** CloudKitty's collector configuration (`metrics.yml`) served on /v1/info. */
   metricsFile: string | undefined;
   /** That file, loaded once at start; null without one. */
   metrics: MetricsConfig | null;
+}
+
+export type AuthStrategy = "noauth" | "local" | "keystone";
+
+export type AuthConfig =
+  | { strategy: "noauth"; explicit: boolean }
+  | {
+      strategy: "local";
+      /** The first admin's password; without it a one-time password is written to dataDir. */
+      adminPassword: string | undefined;
+      dataDir: string;
+      sessionTtlMs: number;
+    }
+  | { strategy: "keystone"; keystone: KeystoneConfig };
+
+export interface KeystoneConfig {
+  url: string;
+  username: string | undefined;
+  password: string | undefined;
+  projectName: string | undefined;
+  userDomainName: string;
+  projectDomainName: string;
+  applicationCredentialId: string | undefined;
+  applicationCredentialSecret: string | undefined;
+  cacheTtlMs: number;
+  cacheMaxEntries: number;
+  timeoutMs: number;
 }
 
 /** A setting the server cannot start with: reported as one clear line, without a stack trace. */
@@ -39,15 +74,101 @@ function integer(
   return value;
 }
 
-export function readConfig(env: NodeJS.ProcessEnv, appRoot: string): Config {
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|::ffff:127\.\d+\.\d+\.\d+)$/i;
+
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.test(host.replace(/^\[|\]$/g, ""));
+}
+
+function required(env: NodeJS.ProcessEnv, name: string, why: string): string {
+  const value = env[name];
+  if (!value) throw new ConfigError(`${name} must be set ${why}`);
+  return value;
+}
+
+function readKeystone(env: NodeJS.ProcessEnv): KeystoneConfig {
+  const why = "when AUTH_STRATEGY=keystone";
+  const url = required(env, "KEYSTONE_URL", why);
+  if (!/^https?:\/\/[^/]/.test(url))
+    throw new ConfigError(`KEYSTONE_URL must be an http(s) URL, got "${url}"`);
+  const applicationCredentialId = env.KEYSTONE_APPLICATION_CREDENTIAL_ID || undefined;
+  const applicationCredentialSecret = env.KEYSTONE_APPLICATION_CREDENTIAL_SECRET || undefined;
+  if (applicationCredentialId || applicationCredentialSecret) {
+    if (!applicationCredentialId || !applicationCredentialSecret)
+      throw new ConfigError(
+        "KEYSTONE_APPLICATION_CREDENTIAL_ID and KEYSTONE_APPLICATION_CREDENTIAL_SECRET must be set together",
+      );
+  } else {
+    required(env, "KEYSTONE_USERNAME", `${why} (or an application credential)`);
+    required(env, "KEYSTONE_PASSWORD", `${why} (or an application credential)`);
+    required(env, "KEYSTONE_PROJECT_NAME", `${why} (or an application credential)`);
+  }
   return {
-    host: env.HOST || "127.0.0.1",
+    url: url.replace(/\/+$/, ""),
+    username: env.KEYSTONE_USERNAME || undefined,
+    password: env.KEYSTONE_PASSWORD || undefined,
+    projectName: env.KEYSTONE_PROJECT_NAME || undefined,
+    userDomainName: env.KEYSTONE_USER_DOMAIN_NAME || "Default",
+    projectDomainName: env.KEYSTONE_PROJECT_DOMAIN_NAME || "Default",
+    applicationCredentialId,
+    applicationCredentialSecret,
+    cacheTtlMs: integer(env, "TOKEN_CACHE_TTL_SECONDS", 300, 0, 86_400) * 1000,
+    cacheMaxEntries: integer(env, "TOKEN_CACHE_SIZE", 10_000, 1, 10_000_000),
+    timeoutMs: integer(env, "KEYSTONE_TIMEOUT_MS", 5_000, 100, 120_000),
+  };
+}
+
+function readAuth(env: NodeJS.ProcessEnv, host: string, databaseUrl: string): AuthConfig {
+  const strategy = env.AUTH_STRATEGY;
+  switch (strategy) {
+    case "keystone":
+      return { strategy, keystone: readKeystone(env) };
+    case "local":
+      return {
+        strategy,
+        adminPassword: env.RATECARD_ADMIN_PASSWORD || undefined,
+        dataDir: path.resolve(
+          env.DATA_DIR ||
+            (databaseUrl.startsWith("file:")
+              ? path.dirname(databaseUrl.slice("file:".length))
+              : "data"),
+        ),
+        sessionTtlMs: integer(env, "SESSION_TTL_SECONDS", 12 * 3600, 1, 30 * 86_400) * 1000,
+      };
+    case "noauth":
+      return { strategy, explicit: true };
+    case undefined:
+    case "":
+      if (isLoopback(host)) return { strategy: "noauth", explicit: false };
+      throw new ConfigError(
+        `refusing to listen on ${host} without authentication: set AUTH_STRATEGY=keystone ` +
+          `(with KEYSTONE_URL, KEYSTONE_USERNAME, KEYSTONE_PASSWORD, KEYSTONE_PROJECT_NAME) or ` +
+          `AUTH_STRATEGY=local (with RATECARD_ADMIN_PASSWORD), or HOST=127.0.0.1`,
+      );
+    default:
+      throw new ConfigError(`AUTH_STRATEGY must be keystone, local or noauth, got "${strategy}"`);
+  }
+}
+
+export function readConfig(env: NodeJS.ProcessEnv, appRoot: string): Config {
+  const host = env.HOST || "127.0.0.1";
+  const databaseUrl = env.DATABASE_URL || "file:./data/ratecard.db";
+  return {
+    host,
     port: integer(env, "PORT", 8889, 0, 65535),
-    databaseUrl: env.DATABASE_URL || "file:./data/ratecard.db",
+    databaseUrl,
     logLevel: env.LOG_LEVEL || "info",
     bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
     consoleDir: env.CONSOLE_DIR || path.resolve(appRoot, "../web/dist"),
+    auth: readAuth(env, host, databaseUrl),
+    policyFile: env.POLICY_FILE || undefined,
+    trustedProxies: (env.TRUSTED_PROXIES ?? "")
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+    loginAttemptsPerMinute: integer(env, "LOGIN_ATTEMPTS_PER_MINUTE", 10, 1, 100_000),
+    authFailuresPerMinute: integer(env, "AUTH_FAILURES_PER_MINUTE", 60, 1, 1_000_000),
     metricsFile: env.METRICS_FILE || undefined,
     metrics: readMetrics(env.METRICS_FILE || undefined),
   };

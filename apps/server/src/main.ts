@@ -3,8 +3,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 import { migrateDatabase, openDatabase } from "@ratecard/db";
+import { DEFAULT_RULES, createPolicy, loadPolicyFile, PolicyFileError } from "@ratecard/policy";
 import { createApp } from "./app.js";
 import { ConfigError, readConfig, type Config } from "./config.js";
+import { createIdentity } from "./identity/strategies.js";
 
 const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const VERSION = "0.1.0";
@@ -13,8 +15,11 @@ async function main(): Promise<void> {
   const config = readConfig(process.env, appRoot);
   const logger = pino({ level: config.logLevel });
   await migrateDatabase(config.databaseUrl);
+  const policy = readPolicy(config);
   const database = openDatabase({ url: config.databaseUrl });
-  const server = createApp({ config, database, logger, version: VERSION });
+  const identity = await createIdentity(config.auth, database.prisma, logger);
+  for (const notice of identity.notices) logger.warn(notice);
+  const server = createApp({ config, database, logger, version: VERSION, identity, policy });
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -27,8 +32,8 @@ async function main(): Promise<void> {
     }, config.shutdownTimeoutMs);
     force.unref();
     server.close(() => {
-      database
-        .close()
+      Promise.resolve(identity.authenticator.close?.())
+        .then(() => database.close())
         .then(() => {
           logger.info("stopped");
           process.exit(0);
@@ -47,9 +52,19 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   logger.info(
-    { url: `http://${config.host}:${port}`, database: database.url },
+    { url: `http://${config.host}:${port}`, database: database.url, auth: config.auth.strategy },
     `Ratecard listening on http://${config.host}:${port}`,
   );
+}
+
+function readPolicy(config: Config) {
+  if (!config.policyFile) return createPolicy(DEFAULT_RULES);
+  try {
+    return loadPolicyFile(config.policyFile, DEFAULT_RULES);
+  } catch (error) {
+    if (error instanceof PolicyFileError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 function listen(server: Server, config: Config): Promise<void> {

@@ -15,8 +15,42 @@ export interface RestOutcome {
   createdId?: string;
 }
 
+/** Who made a request, as the HTTP edge authenticated it: recorded with every change. */
+export interface Actor {
+  userId: string;
+  userName: string;
+  projectId: string | null;
+  /** The client's address (after trusted proxies). */
+  address: string | null;
+}
+
+/** Why a call may not run: the HTTP edge decides (identity, CSRF, policy), the router reports it. */
+export interface AccessRefusal {
+  code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND";
+  message: string;
+}
+
+/**
+ * The edge's verdict on each procedure call of a request. REST requests are authorized by the edge
+ * before routing; RPC batches carry several calls, each answered on its own, so the router asks here.
+ */
+export interface Access {
+  check(procedurePath: string, type: "query" | "mutation" | "subscription"): AccessRefusal | null;
+}
+
+/** Allows every call: contexts built without HTTP (tests, scripts) and requests already authorized. */
+export const allowAll: Access = { check: () => null };
+
 export interface Context {
   prisma: PrismaClient;
+  access: Access;
+  /** Null only for contexts built without HTTP (tests, scripts). */
+  actor: Actor | null;
+  /**
+   * Whether the caller passes the policy `ratecard:manage_accounts`, set by the HTTP edge: then
+   * `accounts.tokens.*` reach every user's tokens, not only the caller's own.
+   */
+  canManageAccounts: boolean;
   /** The compiled rule set for pricing, shared by every request of one server. */
   ruleSets: RuleSetCache;
   /** The collector's metrics (`METRICS_FILE`), loaded once at start; null without a file. */
@@ -29,9 +63,15 @@ export function createContextInner(opts: {
   prisma: PrismaClient;
   ruleSets?: RuleSetCache;
   metrics?: MetricsConfig | null;
+  actor?: Actor | null;
+  access?: Access;
+  canManageAccounts?: boolean;
 }): Context {
   return {
     prisma: opts.prisma,
+    access: opts.access ?? allowAll,
+    actor: opts.actor ?? null,
+    canManageAccounts: opts.canManageAccounts ?? false,
     ruleSets: opts.ruleSets ?? new RuleSetCache(),
     metrics: opts.metrics ?? null,
     rest: {},
@@ -62,10 +102,12 @@ const t = initTRPC
 export const router = t.router;
 
 /**
- * Every procedure. A mutation may change rules, so whatever it does, the compiled rule set is
- * dropped afterwards and the next quote reloads it.
+ * Every procedure. The edge's access verdict comes first. A mutation may change rules, so whatever
+ * it does, the compiled rule set is dropped afterwards and the next quote reloads it.
  */
-export const publicProcedure = t.procedure.use(async ({ ctx, type, next }) => {
+export const publicProcedure = t.procedure.use(async ({ ctx, path, type, next }) => {
+  const refusal = ctx.access.check(path, type);
+  if (refusal) throw new TRPCError({ code: refusal.code, message: refusal.message });
   try {
     return await next();
   } finally {
@@ -79,4 +121,5 @@ export const fail = {
   badRequest: (message: string) => new TRPCError({ code: "BAD_REQUEST", message }),
   notFound: (message: string) => new TRPCError({ code: "NOT_FOUND", message }),
   conflict: (message: string) => new TRPCError({ code: "CONFLICT", message }),
+  forbidden: (message: string) => new TRPCError({ code: "FORBIDDEN", message }),
 };

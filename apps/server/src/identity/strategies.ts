@@ -1,0 +1,91 @@
+import {
+  authenticateToken,
+  checkPassword,
+  ensureFirstAdmin,
+  issueToken,
+  revokeToken,
+} from "@ratecard/accounts";
+import type { PrismaClient } from "@ratecard/db";
+import type { Logger } from "pino";
+import type { AuthConfig } from "../config.js";
+import type { Authenticator, SignInProvider } from "./identity.js";
+import { createKeystoneAuthenticator } from "./keystone.js";
+import { createLocalAuthenticator } from "./local.js";
+import { noauthAuthenticator } from "./noauth.js";
+
+/** One strategy's parts, as the HTTP edge uses them. */
+export interface IdentitySetup {
+  authenticator: Authenticator;
+  /** null: nobody signs in (noauth). */
+  signIn: SignInProvider | null;
+  /** The `WWW-Authenticate` of a 401. */
+  wwwAuthenticate: string;
+  /** Said once at start (where the first admin's password went, and so on). */
+  notices: string[];
+}
+
+export async function createIdentity(
+  auth: AuthConfig,
+  prisma: PrismaClient,
+  logger: Logger,
+): Promise<IdentitySetup> {
+  switch (auth.strategy) {
+    case "noauth":
+      return {
+        authenticator: noauthAuthenticator,
+        signIn: null,
+        wwwAuthenticate: 'Ratecard realm="ratecard"',
+        notices: auth.explicit ? ["AUTH_STRATEGY=noauth: every request is an administrator's"] : [],
+      };
+    case "keystone": {
+      const keystone = createKeystoneAuthenticator({ ...auth.keystone, logger });
+      return {
+        authenticator: keystone,
+        signIn: {
+          fields: ["username", "password", "project", "domain"],
+          signIn: ({ username, password, project, domain }) =>
+            keystone.signIn({ username, password, projectName: project, domainName: domain }),
+          signOut: (token) => keystone.signOut(token),
+        },
+        wwwAuthenticate: keystone.wwwAuthenticate,
+        notices: [],
+      };
+    }
+    case "local": {
+      const firstAdmin = await ensureFirstAdmin(prisma, {
+        password: auth.adminPassword,
+        dataDir: auth.dataDir,
+      });
+      const authenticator = createLocalAuthenticator(prisma);
+      return {
+        authenticator,
+        signIn: {
+          fields: ["username", "password"],
+          async signIn({ username, password }) {
+            const user = await checkPassword(prisma, username, password);
+            if (!user) return null;
+            const { secret } = await issueToken(prisma, {
+              userId: user.id,
+              kind: "session",
+              ttlMs: auth.sessionTtlMs,
+            });
+            const identity = await authenticator.authenticate(secret);
+            return identity ? { token: secret, identity } : null;
+          },
+          async signOut(token) {
+            const session = await authenticateToken(prisma, token);
+            if (session) await revokeToken(prisma, session.token.id);
+          },
+        },
+        wwwAuthenticate: 'Ratecard realm="ratecard"',
+        notices: firstAdmin.passwordFile
+          ? [
+              `created the first administrator "admin"; its password is in ${firstAdmin.passwordFile}`,
+            ]
+          : firstAdmin.created
+            ? ['created the first administrator "admin" with RATECARD_ADMIN_PASSWORD']
+            : [],
+      };
+    }
+  }
+}
