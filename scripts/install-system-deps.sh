@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
 # The system packages the tests use, from Debian: Chromium (Playwright drives Debian's build; its
-# own browser download cannot be reached) and CloudKitty's real client (the CLI compatibility test).
+# own browser download cannot be reached), CloudKitty's real client (the CLI compatibility test) and
+# Python's requests (GET bodies sent as OpenStack's test clients send them). Keystone and Horizon
+# come from scripts/openstack-for-tests.sh.
 set -euo pipefail
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v cloudkitty >/dev/null 2>&1 || missing+=(python3-cloudkittyclient)
-[ ${#missing[@]} -eq 0 ] && exit 0
+[ -d /usr/lib/python3/dist-packages/requests ] || missing+=(python3-requests)
+# The reference scripts install Keystone and Horizon themselves, but need fresh package lists.
+openstack_missing=0
+command -v keystone-manage >/dev/null 2>&1 || openstack_missing=1
+[ -d /usr/share/openstack-dashboard ] || openstack_missing=1
+[ ${#missing[@]} -eq 0 ] && [ "$openstack_missing" = 0 ] && exit 0
 if [ "$(id -u)" != 0 ]; then
+  [ ${#missing[@]} -eq 0 ] && exit 0 # the reference scripts will say what they need
   echo "Missing system packages: ${missing[*]}. Install them (apt-get install ${missing[*]}) or run as root." >&2
   exit 1
 fi
-echo "==> installing ${missing[*]}"
 apt-get update
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "==> installing ${missing[*]}"
 DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
