@@ -152,6 +152,7 @@ test("rating-admin configures hashmap, pyscripts and modules in Horizon", async 
     serviceMappingId = mapping.mapping_id;
   });
 
+  let thresholdId = "";
   await test.step("adds a service threshold", async () => {
     const dialog = await openDialog(
       await openTab(page, "Service Thresholds"),
@@ -173,6 +174,7 @@ test("rating-admin configures hashmap, pyscripts and modules in Horizon", async 
     expect(Number(threshold.level)).toBe(10);
     // Horizon sends the cost as a JSON float: 0.1 is stored as what that float reads back as
     expect(costOf(threshold)).toBeCloseTo(0.1, 12);
+    thresholdId = threshold.threshold_id;
   });
 
   await test.step("adds a field mapping in the group", async () => {
@@ -209,6 +211,18 @@ test("rating-admin configures hashmap, pyscripts and modules in Horizon", async 
     const mapping = await held<TMapping>(`${HASHMAP}/mappings/${serviceMappingId}`);
     expect(mapping).toMatchObject({ service_id: serviceId, group_id: groupId, type: "flat" });
     expect(costOf(mapping)).toBe(0.75);
+  });
+
+  await test.step("deletes the service threshold", async () => {
+    // Horizon sends DELETE .../thresholds/ with the id in a JSON body
+    const row = (await openTab(page, "Service Thresholds")).locator("tbody tr").first();
+    await row.locator("a.dropdown-toggle").click();
+    await row.getByRole("button", { name: "Delete Service Threshold" }).click();
+    await page.locator(".modal-footer .btn-danger").click();
+    await expect(page.locator(".alert-success")).toContainText("Deleted Service Threshold");
+    await expect(await openTab(page, "Service Thresholds")).toContainText("No items to display");
+
+    expect((await api.get(`${HASHMAP}/thresholds/${thresholdId}`)).status).toBe(404);
   });
 
   await test.step("creates a pyscript", async () => {
