@@ -18,6 +18,50 @@ export default tseslint.config(
     },
   },
   {
+    // The domain knows no framework: it raises DomainError (domain/errors.ts) and trpc.ts maps it.
+    files: ["packages/api/src/domain/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@trpc/*", "trpc-to-openapi", "zod-openapi"],
+              message: "The domain knows no framework.",
+            },
+            {
+              group: ["../trpc.js", "../routers/*", "../root.js"],
+              message: "Imports go router -> domain, never back.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Libraries beneath the API (policy, accounts, pricing, validators, database) know no transport.
+    files: [
+      "packages/policy/src/**/*.ts",
+      "packages/accounts/src/**/*.ts",
+      "packages/rating/src/**/*.ts",
+      "packages/validators/src/**/*.ts",
+      "packages/db/src/**/*.ts",
+    ],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@trpc/*", "trpc-to-openapi", "@ratecard/api", "@ratecard/server"],
+              message: "Libraries do not depend on the API or the server.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read raw JSON answers; typing every body would only restate the assertions.
     files: ["**/test/**/*.ts", "**/e2e/**/*.ts"],
     rules: {

@@ -3,6 +3,7 @@ import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZodError } from "zod";
 import type { PrismaClient } from "@ratecard/db";
 import type { MetricsConfig } from "./domain/info.js";
+import { DomainError, type DomainErrorKind } from "./domain/errors.js";
 import { RuleSetCache } from "./domain/rating.js";
 
 /**
@@ -109,7 +110,12 @@ export const publicProcedure = t.procedure.use(async ({ ctx, path, type, next })
   const refusal = ctx.access.check(path, type);
   if (refusal) throw new TRPCError({ code: refusal.code, message: refusal.message });
   try {
-    return await next();
+    const result = await next();
+    if (!result.ok && result.error.cause instanceof DomainError) {
+      const { kind, message } = result.error.cause;
+      throw new TRPCError({ code: API_ERROR_OF[kind], message, cause: result.error.cause });
+    }
+    return result;
   } finally {
     if (type === "mutation") ctx.ruleSets.invalidate();
   }
@@ -117,9 +123,10 @@ export const publicProcedure = t.procedure.use(async ({ ctx, path, type, next })
 export const createCallerFactory = t.createCallerFactory;
 
 /** The one place domain failures become API errors (and so HTTP statuses). */
-export const fail = {
-  badRequest: (message: string) => new TRPCError({ code: "BAD_REQUEST", message }),
-  notFound: (message: string) => new TRPCError({ code: "NOT_FOUND", message }),
-  conflict: (message: string) => new TRPCError({ code: "CONFLICT", message }),
-  forbidden: (message: string) => new TRPCError({ code: "FORBIDDEN", message }),
+const API_ERROR_OF: Record<DomainErrorKind, TRPCError["code"]> = {
+  invalid: "BAD_REQUEST",
+  not_found: "NOT_FOUND",
+  conflict: "CONFLICT",
+  forbidden: "FORBIDDEN",
+  not_supported: "METHOD_NOT_SUPPORTED",
 };

@@ -12,7 +12,7 @@ import {
   type TokenSummary,
 } from "@ratecard/accounts";
 import type { PrismaClient } from "@ratecard/db";
-import { fail } from "../trpc.js";
+import { fail } from "./errors.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

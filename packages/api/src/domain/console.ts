@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient } from "@ratecard/db";
 import type { TField } from "@ratecard/validators";
-import { fail } from "../trpc.js";
+import { fail } from "./errors.js";
 import { noSuchField, noSuchGroup, noSuchService } from "./messages.js";
 import { renderField } from "./render.js";
 

@@ -1,6 +1,6 @@
 import { isForeignKeyViolation, isUniqueViolation, type PrismaClient } from "@ratecard/db";
 import type { TField } from "@ratecard/validators";
-import { fail } from "../trpc.js";
+import { fail } from "./errors.js";
 import { alreadyExists, noSuchField, noSuchService } from "./messages.js";
 import { renderField } from "./render.js";
 

@@ -1,6 +1,6 @@
 import { isUniqueViolation, type PrismaClient } from "@ratecard/db";
 import type { TGroup } from "@ratecard/validators";
-import { fail } from "../trpc.js";
+import { fail } from "./errors.js";
 import { alreadyExists, noSuchGroup } from "./messages.js";
 import { renderGroup } from "./render.js";
 

@@ -1,6 +1,5 @@
-import { TRPCError } from "@trpc/server";
 import type { PrismaClient } from "@ratecard/db";
-import { fail } from "../trpc.js";
+import { fail } from "./errors.js";
 
 /** One metric of CloudKitty's collector configuration (`metrics.yml`), as Ratecard uses it. */
 export interface CollectorMetric {
@@ -36,8 +35,8 @@ function metricInfo(metric: CollectorMetric): MetricInfo {
   return { metric_id: metric.metric_id, metadata: metric.metadata, unit: metric.unit };
 }
 
-function noMetrics(): TRPCError {
-  return new TRPCError({ code: "METHOD_NOT_SUPPORTED", message: NO_METRICS });
+function noMetrics() {
+  return fail.notSupported(NO_METRICS);
 }
 
 /** `GET /v1/info/config`: the file as loaded; without a file, a configuration without metrics. */

@@ -1,6 +1,6 @@
 import type { PrismaClient } from "@ratecard/db";
 import type { TRatingModule } from "@ratecard/validators";
-import { fail } from "../trpc.js";
+import { fail } from "./errors.js";
 import { moduleNotFound } from "./messages.js";
 import { renderRatingModule } from "./render.js";
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { isUniqueViolation, type PrismaClient } from "@ratecard/db";
 import type { TScript } from "@ratecard/validators";
-import { fail } from "../trpc.js";
+import { fail } from "./errors.js";
 import { alreadyExists, noSuchScript } from "./messages.js";
 import { renderScript } from "./render.js";
 

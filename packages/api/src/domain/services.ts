@@ -1,6 +1,6 @@
 import { isUniqueViolation, type PrismaClient } from "@ratecard/db";
 import type { TService } from "@ratecard/validators";
-import { fail } from "../trpc.js";
+import { fail } from "./errors.js";
 import { alreadyExists, noSuchService } from "./messages.js";
 import { renderService } from "./render.js";
 

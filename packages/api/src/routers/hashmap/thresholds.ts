@@ -15,7 +15,8 @@ import {
   listThresholds,
   updateThreshold,
 } from "../../domain/rules.js";
-import { fail, publicProcedure, router } from "../../trpc.js";
+import { fail } from "../../domain/errors.js";
+import { publicProcedure, router } from "../../trpc.js";
 import { created, deleted, HASHMAP } from "../rest.js";
 
 const tags = ["hashmap: thresholds"];
