@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { createRequire } from "node:module";
+import type { Duplex } from "node:stream";
 import { randomUUID } from "node:crypto";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { pinoHttp } from "pino-http";
@@ -17,9 +18,11 @@ import { createSessionRoutes } from "./edge/session-routes.js";
 import type { IdentitySetup } from "./identity/strategies.js";
 import { DOCS_ASSETS_PREFIX, docsPageHtml } from "./docs-page.js";
 import { buildOpenApiDocument } from "./openapi.js";
-import { createRestHandler } from "./rest/compat.js";
+import { announcesBody, createRestHandler, discardBody } from "./rest/compat.js";
+import { cacheableRpcProcedures, isCacheableRestRead } from "./snapshot/cacheable.js";
+import { createReadSnapshot, isPlainGet } from "./snapshot/read-snapshot.js";
 import { normalizePath } from "./rest/routes.js";
-import { sendFault, sendJson } from "./rest/faults.js";
+import { rawFaultResponse, sendFault, sendJson } from "./rest/faults.js";
 
 const require = createRequire(import.meta.url);
 const REQUEST_ID_HEADER = "x-openstack-request-id";
@@ -63,7 +66,11 @@ export function createApp({
     forwarded,
     loginAttemptsPerMinute: config.loginAttemptsPerMinute,
   });
-  const ruleSets = new RuleSetCache();
+  const ruleSets = new RuleSetCache(database.dataVersion);
+  const snapshot = createReadSnapshot({
+    version: database.dataVersion,
+    maxBytes: config.snapshotMaxBytes,
+  });
   // REST requests are authorized before routing (guardRest); RPC calls one by one (rpcAccess).
   const createContext = (req: IncomingMessage) =>
     createContextInner({
@@ -113,8 +120,12 @@ export function createApp({
   const openApiDocument = buildOpenApiDocument(appRouter, version);
   const swaggerUi = require("swagger-ui-dist") as { getAbsoluteFSPath(): string };
   const docsAssets = sirv(swaggerUi.getAbsoluteFSPath(), { dev: false });
+  // Assets are files or 404s; the console's own routes all get its page (index.html).
   const consoleFiles = fs.existsSync(config.consoleDir)
-    ? sirv(config.consoleDir, { single: true, dev: false })
+    ? {
+        assets: sirv(config.consoleDir, { dev: false }),
+        pages: sirv(config.consoleDir, { single: true, dev: false }),
+      }
     : undefined;
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -125,12 +136,29 @@ export function createApp({
     if (pathname === "/v1/openapi.json") return sendJson(res, 200, openApiDocument);
     if (pathname.startsWith("/v1/") || pathname === "/v1") {
       const method = (req.method ?? "GET").toUpperCase();
-      if (await edge.guardRest(req, res, method, normalizePath(pathname))) return rest(req, res);
-      return;
+      const path = normalizePath(pathname);
+      if (!(await edge.guardRest(req, res, method, path))) return;
+      if (isPlainGet(req) && isCacheableRestRead(path)) {
+        if (snapshot.serve(req.url!, req, res)) return;
+        snapshot.record(req.url!, req, res);
+      }
+      return rest(req, res);
+    }
+    if (pathname.startsWith("/v2/") || pathname === "/v2") {
+      // CloudKitty's v2 API (reports, summaries, dataframes) is not Ratecard's: say so in the fault
+      // shape, after the token check as CloudKitty does, never with the console's page.
+      const method = (req.method ?? "GET").toUpperCase();
+      if (!(await edge.guardRest(req, res, method, normalizePath(pathname)))) return;
+      return sendFault(res, 404, `Ratecard serves CloudKitty's v1 rating API only: ${pathname}`);
     }
     if (pathname.startsWith("/trpc/")) {
-      if (await edge.identify(req, res, true)) return rpc(req, res);
-      return;
+      if (!(await edge.identify(req, res, true))) return;
+      const procedures = isPlainGet(req) ? cacheableRpcProcedures(pathname) : null;
+      if (procedures && edge.rpcAllowsAll(req, procedures)) {
+        if (snapshot.serve(req.url!, req, res)) return;
+        snapshot.record(req.url!, req, res);
+      }
+      return rpc(req, res);
     }
     if (pathname.startsWith("/auth/")) return sessionRoutes(req, res, pathname);
     if (pathname === "/docs" || pathname === "/docs/") {
@@ -142,8 +170,14 @@ export function createApp({
       return docsAssets(req, res, notFound);
     }
     if (pathname === "/healthz") return sendJson(res, 200, { status: "ok" });
-    if (consoleFiles) return consoleFiles(req, res, notFound);
-    notFound();
+    if (!consoleFiles || !isConsolePath(req.url!, pathname)) return notFound();
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      return sendFault(res, 405, `The method ${req.method} is not allowed for this resource`, {
+        Allow: "GET, HEAD",
+      });
+    }
+    if (pathname.startsWith("/assets/")) return consoleFiles.assets(req, res, notFound);
+    return consoleFiles.pages(req, res, notFound);
   }
 
   const server = http.createServer((req, res) => {
@@ -153,11 +187,129 @@ export function createApp({
     res.once("finish", () => {
       if (!server.listening) server.closeIdleConnections();
     });
-    route(req, res).catch((error: unknown) => {
+    const targetFault = originFormTarget(req);
+    const answer = async () => {
+      // Answering with a body still unread would close the connection on it, and the reset cuts
+      // the answer off at the client.
+      if (announcesBody(req) && !handlerReadsBody(req)) await discardBody(req);
+      if (res.destroyed || res.writableEnded) return;
+      if (targetFault) return sendFault(res, 400, targetFault);
+      // tRPC builds a fetch Request, which throws (a 500) on TRACE and TRACK; its clients use
+      // GET and POST only.
+      if (/^\/trpc(?:[/?#]|$)/.test(req.url!) && !["GET", "HEAD", "POST"].includes(req.method!)) {
+        return sendFault(res, 405, `The method ${req.method} is not allowed for this resource`, {
+          Allow: "GET, POST",
+        });
+      }
+      return route(req, res);
+    };
+    answer().catch((error: unknown) => {
       onInternalError(error, req);
       if (!res.headersSent) sendFault(res, 500, "Internal server error");
       else res.destroy();
     });
   });
+  // Without these listeners Node drops a CONNECT's socket unanswered, and answers a request it
+  // cannot parse with a bare status line: both get a fault instead.
+  server.on("connect", (req: IncomingMessage, socket: Duplex) => {
+    logger.warn({ method: req.method, url: req.url }, "CONNECT refused");
+    closeWithFault(socket, 405, `The method ${req.method} is not allowed`, {
+      Allow: "GET, HEAD, POST, PUT, DELETE",
+    });
+  });
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+    if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const [status, faultstring] = clientErrorFault(error.code);
+    logger.warn({ code: error.code, status }, "malformed request refused");
+    closeWithFault(socket, status, faultstring);
+  });
   return server;
+}
+
+function closeWithFault(
+  socket: Duplex,
+  status: number,
+  faultstring: string,
+  headers: Record<string, string> = {},
+): void {
+  socket.end(
+    rawFaultResponse(status, faultstring, {
+      [REQUEST_ID_HEADER]: `req-${randomUUID()}`,
+      ...headers,
+    }),
+  );
+  // Whatever the client still sends is read and dropped, so closing does not reset the answer away.
+  socket.resume();
+  setTimeout(() => socket.destroy(), 2_000).unref();
+}
+
+function clientErrorFault(code: string | undefined): [number, string] {
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW":
+      return [431, "Request header fields are too large"];
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return [413, "Chunk extensions are too large"];
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return [408, "The request did not arrive in time"];
+    case "HPE_INVALID_METHOD":
+      return [400, "Malformed request: unknown method"];
+    default:
+      return [400, `Malformed request (${code ?? "unreadable"})`];
+  }
+}
+
+/**
+ * Routes read `req.url` as a path. A target such as `//host/x` parses as another authority, and an
+ * absolute-form one (`http://host/x`) may name another host: only the origin form, or the absolute
+ * form of this very host (rewritten to the origin form), is served.
+ */
+function originFormTarget(req: IncomingMessage): string | undefined {
+  const target = req.url ?? "";
+  if (target.startsWith("/") && !target.startsWith("//")) return undefined;
+  if (/^https?:\/\//i.test(target)) {
+    const url = URL.parse(target);
+    if (url && url.host === req.headers.host?.toLowerCase()) {
+      req.url = `${url.pathname}${url.search}`;
+      return undefined;
+    }
+    return "Malformed request target: it names another host";
+  }
+  return "Malformed request target: expected a path that starts with a single /";
+}
+
+/** REST reads the body of every method but HEAD; the other handlers read bodies only on writes. */
+function handlerReadsBody(req: IncomingMessage): boolean {
+  const target = req.url ?? "";
+  const method = req.method ?? "GET";
+  if (/^\/v1\/openapi\.json(?:[?#]|$)/.test(target)) return false;
+  if (/^\/v1(?:[/?#]|$)/.test(target)) return method !== "HEAD";
+  if (/^\/(?:trpc|auth)\//.test(target)) return !["GET", "HEAD", "DELETE"].includes(method);
+  return false;
+}
+
+/** The first path segments of the console's routes (apps/web/src/router.tsx). */
+const CONSOLE_SECTIONS = new Set([
+  "hashmap",
+  "pyscripts",
+  "preview",
+  "modules",
+  "admin",
+  "account",
+]);
+/** `//`, or a `.` / `..` segment, plain or percent-encoded: never a console address. */
+const NOT_A_CONSOLE_TARGET = /\/\/|(?:^|\/)(?:\.|%2e){1,2}(?:[/?#]|$)/i;
+
+/**
+ * Whether a path is the console's: its page, its assets, or one of its routes. Anything else
+ * (an API path with a typo, `//v1//rating`, a probe for `/.env`) is a 404 fault, not the page.
+ */
+function isConsolePath(target: string, pathname: string): boolean {
+  if (NOT_A_CONSOLE_TARGET.test(target)) return false;
+  if (pathname === "/" || pathname === "/index.html" || pathname.startsWith("/assets/"))
+    return true;
+  return CONSOLE_SECTIONS.has(pathname.split("/")[1] ?? "");
 }

@@ -6,7 +6,11 @@ export interface Config {
   host: string;
   port: number;
   databaseUrl: string;
+  /** SQLite's durability: `full` survives power loss, `normal` only a process crash. */
+  sqliteSynchronous: "full" | "normal";
   logLevel: string;
+  /** Bytes of GET answers the read snapshot keeps. */
+  snapshotMaxBytes: number;
   /** Largest accepted request body; larger ones get a 413. */
   bodyLimitBytes: number;
   /** How long in-flight requests may take to finish after SIGTERM. */
@@ -72,6 +76,19 @@ function integer(
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return value;
+}
+
+function oneOf<T extends string>(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+): T {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === "") return fallback;
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new ConfigError(`${name} must be one of ${allowed.join(", ")}, got "${env[name]}"`);
+  return raw as T;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|::ffff:127\.\d+\.\d+\.\d+)$/i;
@@ -157,7 +174,9 @@ export function readConfig(env: NodeJS.ProcessEnv, appRoot: string): Config {
     host,
     port: integer(env, "PORT", 8889, 0, 65535),
     databaseUrl,
+    sqliteSynchronous: oneOf(env, "SQLITE_SYNCHRONOUS", ["full", "normal"], "full"),
     logLevel: env.LOG_LEVEL || "info",
+    snapshotMaxBytes: integer(env, "READ_CACHE_MB", 64, 0, 64 * 1024) * 1024 * 1024,
     bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
     consoleDir: env.CONSOLE_DIR || path.resolve(appRoot, "../web/dist"),

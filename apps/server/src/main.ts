@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { pino } from "pino";
-import { migrateDatabase, openDatabase } from "@ratecard/db";
+import { DatabaseTooNewError, migrateDatabase, openDatabase } from "@ratecard/db";
 import { DEFAULT_RULES, createPolicy, loadPolicyFile, PolicyFileError } from "@ratecard/policy";
 import { createApp } from "./app.js";
 import { ConfigError, readConfig, type Config } from "./config.js";
@@ -14,10 +14,18 @@ const VERSION = "0.1.0";
 async function main(): Promise<void> {
   const config = readConfig(process.env, appRoot);
   const logger = pino({ level: config.logLevel });
-  await migrateDatabase(config.databaseUrl);
+  try {
+    await migrateDatabase(config.databaseUrl);
+  } catch (error) {
+    if (error instanceof DatabaseTooNewError) throw new ConfigError(error.message);
+    throw error;
+  }
   const policy = readPolicy(config);
-  const database = openDatabase({ url: config.databaseUrl });
-  const identity = await createIdentity(config.auth, database.prisma, logger);
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    durability: config.sqliteSynchronous,
+  });
+  const identity = await createIdentity(config.auth, database, logger);
   for (const notice of identity.notices) logger.warn(notice);
   const server = createApp({ config, database, logger, version: VERSION, identity, policy });
 
@@ -52,7 +60,13 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   logger.info(
-    { url: `http://${config.host}:${port}`, database: database.url, auth: config.auth.strategy },
+    {
+      url: `http://${config.host}:${port}`,
+      database: database.url,
+      journal_mode: database.settings.journalMode,
+      synchronous: database.settings.synchronous,
+      auth: config.auth.strategy,
+    },
     `Ratecard listening on http://${config.host}:${port}`,
   );
 }

@@ -13,7 +13,7 @@ let database: Database;
 beforeAll(async () => {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-local-")), "test.db");
   await migrateDatabase(`file:${file}`);
-  database = openDatabase({ url: `file:${file}` });
+  database = await openDatabase({ url: `file:${file}` });
 });
 afterAll(async () => {
   await database.close();
@@ -29,7 +29,7 @@ describe("local authenticator", () => {
       name: "cli",
       ttlMs: HOUR,
     });
-    const authenticator = createLocalAuthenticator(prisma);
+    const authenticator = createLocalAuthenticator(prisma, { version: database.dataVersion });
     expect(authenticator.strategy).toBe("local");
     expect(await authenticator.authenticate(secret)).toEqual({
       strategy: "local",
@@ -50,7 +50,7 @@ describe("local authenticator", () => {
     await createUser(prisma, { name: "keeper", role: "admin", password: PASSWORD });
     const user = await createUser(prisma, { name: "viewer", role: "reader", password: PASSWORD });
     const session = await issueToken(prisma, { userId: user.id, kind: "session", ttlMs: HOUR });
-    const authenticator = createLocalAuthenticator(prisma);
+    const authenticator = createLocalAuthenticator(prisma, { version: database.dataVersion });
     expect(await authenticator.authenticate(session.secret)).toMatchObject({
       roles: ["reader"],
       isAdmin: false,
@@ -62,7 +62,9 @@ describe("local authenticator", () => {
   });
 
   it("answers null for garbage and unknown tokens", async () => {
-    const authenticator = createLocalAuthenticator(database.prisma);
+    const authenticator = createLocalAuthenticator(database.prisma, {
+      version: database.dataVersion,
+    });
     expect(await authenticator.authenticate("")).toBeNull();
     expect(await authenticator.authenticate("gAAAAABkeystone-looking-token")).toBeNull();
     expect(await authenticator.authenticate(`rc_${"x".repeat(43)}`)).toBeNull();

@@ -32,7 +32,7 @@ let directory: string;
 beforeAll(async () => {
   directory = fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-accounts-"));
   await migrateDatabase(`file:${directory}/ratecard.db`);
-  database = openDatabase({ url: `file:${directory}/ratecard.db` });
+  database = await openDatabase({ url: `file:${directory}/ratecard.db` });
   prisma = database.prisma;
 });
 afterAll(async () => {
@@ -172,7 +172,7 @@ describe("users", () => {
 
     // Two instances (two connections) demoting and deleting the two admins at once: one admin
     // stays, and the refused call is a clear conflict, not a lock timeout.
-    const second = openDatabase({ url: database.url });
+    const second = await openDatabase({ url: database.url });
     try {
       for (let round = 0; round < 3; round++) {
         await prisma.localUser.deleteMany({ where: { NOT: { id: root.id } } });
@@ -409,7 +409,7 @@ describe("ensureFirstAdmin", () => {
 
   it("creates one admin and one file when two instances start together", async () => {
     const dataDir = path.join(directory, "racing");
-    const second = openDatabase({ url: database.url });
+    const second = await openDatabase({ url: database.url });
     try {
       const results = await Promise.all([
         ensureFirstAdmin(prisma, { dataDir }),

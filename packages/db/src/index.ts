@@ -1,5 +1,5 @@
-export { openDatabase, type Database, type DatabaseOptions } from "./database.js";
-export { migrateDatabase } from "./migrate.js";
+export { openDatabase, type Database, type DatabaseOptions, type Durability } from "./database.js";
+export { DatabaseTooNewError, migrateDatabase } from "./migrate.js";
 export { isUniqueViolation, isForeignKeyViolation } from "./errors.js";
 export type { PrismaClient, Prisma } from "./generated/prisma/client.js";
 export type {

@@ -4,11 +4,47 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import BetterSqlite3 from "better-sqlite3";
 import { resolveDatabaseUrl } from "./database.js";
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const migrationsDir = path.resolve(packageRoot, "../../prisma/migrations");
+
+/** The committed migrations, by folder name (Prisma applies them in this order). */
+function committedMigrations(): string[] {
+  return fs
+    .readdirSync(migrationsDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+}
+
+/** The migrations Prisma recorded as applied, or null when the database has no record yet. */
+function appliedMigrations(file: string): string[] | null {
+  if (!fs.existsSync(file)) return null;
+  const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+  try {
+    const table = db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'",
+      )
+      .get();
+    if (!table) return null;
+    return db
+      .prepare(
+        "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL",
+      )
+      .pluck()
+      .all() as string[];
+  } finally {
+    db.close();
+  }
+}
+
+/** The database was migrated by a newer Ratecard: this one must not run on it. */
+export class DatabaseTooNewError extends Error {}
 
 /**
  * Applies the committed migrations (prisma/migrations) to the database, creating the file if it
@@ -17,7 +53,21 @@ const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
  */
 export async function migrateDatabase(databaseUrl: string): Promise<void> {
   const url = resolveDatabaseUrl(databaseUrl);
-  fs.mkdirSync(path.dirname(url.slice("file:".length)), { recursive: true });
+  const file = url.slice("file:".length);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // Starting on an up-to-date database needs no Prisma CLI (about a second of start-up).
+  const committed = committedMigrations();
+  const applied = appliedMigrations(file);
+  if (applied) {
+    const unknown = applied.filter((name) => !committed.includes(name));
+    if (unknown.length > 0) {
+      throw new DatabaseTooNewError(
+        `the database ${file} has migrations this Ratecard does not know (${unknown.join(", ")}): ` +
+          "it was upgraded by a newer version; run that version or restore a backup",
+      );
+    }
+    if (committed.every((name) => applied.includes(name))) return;
+  }
   const prismaCli = require.resolve("prisma/build/index.js");
   try {
     await run(

@@ -21,7 +21,7 @@ let directory: string;
 beforeAll(async () => {
   directory = fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-db-"));
   await migrateDatabase(`file:${directory}/nested/dir/ratecard.db`);
-  database = openDatabase({ url: `file:${directory}/nested/dir/ratecard.db` });
+  database = await openDatabase({ url: `file:${directory}/nested/dir/ratecard.db` });
 });
 afterAll(async () => {
   await database.close();

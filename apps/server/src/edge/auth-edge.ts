@@ -186,6 +186,12 @@ export function createAuthEdge(options: AuthEdgeOptions) {
       };
     },
 
+    /** Whether every one of these RPC queries would be allowed (so a kept answer may be sent). */
+    rpcAllowsAll(req: IncomingMessage, procedures: string[]): boolean {
+      const access = this.rpcAccess(req);
+      return procedures.every((procedure) => access.check(procedure, "query") === null);
+    },
+
     /** Whether the request's caller may manage every local account (not just their own tokens). */
     mayManageAccounts(req: IncomingMessage): boolean {
       const identity = requests.get(req)?.identity;

@@ -1,32 +1,66 @@
+import { createHash } from "node:crypto";
 import { authenticateToken } from "@ratecard/accounts";
 import type { PrismaClient } from "@ratecard/db";
+import { LRUCache } from "lru-cache";
 import type { Authenticator, Identity } from "./identity.js";
+
+/** A token's verdict is asked of the database again at least this often (keeps lastUsedAt fresh). */
+const RECHECK_MS = 60_000;
+
+interface Verdict {
+  identity: Identity | null;
+  version: number;
+}
 
 /**
  * AUTH_STRATEGY=local: API tokens and console session tokens of Ratecard's own accounts. A local
  * admin also holds "reader", so that a policy granting `role:reader` grants it to admins too, as
  * Keystone's implied roles (admin implies member implies reader) do.
+ *
+ * Verdicts are kept while the database is unchanged (`version`): a revocation, a new role or a
+ * deleted user is a commit, which every instance sees before its next request.
  */
-export function createLocalAuthenticator(prisma: PrismaClient): Authenticator {
+export function createLocalAuthenticator(
+  prisma: PrismaClient,
+  options: { version: () => number; maxEntries?: number },
+): Authenticator {
+  const verdicts = new LRUCache<string, Verdict>({
+    max: options.maxEntries ?? 10_000,
+    ttl: RECHECK_MS,
+  });
+
+  async function check(token: string): Promise<Identity | null> {
+    const found = await authenticateToken(prisma, token);
+    if (!found) return null;
+    const { user } = found;
+    const isAdmin = user.role === "admin";
+    return {
+      strategy: "local",
+      userId: user.id,
+      userName: user.name,
+      projectId: null,
+      projectName: null,
+      domainId: null,
+      roles: isAdmin ? ["admin", "reader"] : ["reader"],
+      system: null,
+      isAdmin,
+      expiresAt: found.token.expiresAt,
+    };
+  }
+
   return {
     strategy: "local",
     async authenticate(token: string): Promise<Identity | null> {
-      const found = await authenticateToken(prisma, token);
-      if (!found) return null;
-      const { user } = found;
-      const isAdmin = user.role === "admin";
-      return {
-        strategy: "local",
-        userId: user.id,
-        userName: user.name,
-        projectId: null,
-        projectName: null,
-        domainId: null,
-        roles: isAdmin ? ["admin", "reader"] : ["reader"],
-        system: null,
-        isAdmin,
-        expiresAt: found.token.expiresAt,
-      };
+      const key = createHash("sha256").update(token).digest("base64url");
+      const version = options.version();
+      const kept = verdicts.get(key);
+      if (kept && kept.version === version) {
+        if (!kept.identity || kept.identity.expiresAt.getTime() > Date.now()) return kept.identity;
+      }
+      const identity = await check(token);
+      // The check itself may have written (lastUsedAt): keep the verdict under the version after it.
+      verdicts.set(key, { identity, version: options.version() });
+      return identity;
     },
   };
 }

@@ -5,7 +5,7 @@ import {
   issueToken,
   revokeToken,
 } from "@ratecard/accounts";
-import type { PrismaClient } from "@ratecard/db";
+import type { Database } from "@ratecard/db";
 import type { Logger } from "pino";
 import type { AuthConfig } from "../config.js";
 import type { Authenticator, SignInProvider } from "./identity.js";
@@ -26,9 +26,10 @@ export interface IdentitySetup {
 
 export async function createIdentity(
   auth: AuthConfig,
-  prisma: PrismaClient,
+  database: Pick<Database, "prisma" | "dataVersion">,
   logger: Logger,
 ): Promise<IdentitySetup> {
+  const { prisma } = database;
   switch (auth.strategy) {
     case "noauth":
       return {
@@ -56,7 +57,7 @@ export async function createIdentity(
         password: auth.adminPassword,
         dataDir: auth.dataDir,
       });
-      const authenticator = createLocalAuthenticator(prisma);
+      const authenticator = createLocalAuthenticator(prisma, { version: database.dataVersion });
       return {
         authenticator,
         signIn: {

@@ -60,8 +60,20 @@ export async function loadRuleSet(prisma: PrismaClient): Promise<HashmapRuleSet>
  */
 export class RuleSetCache {
   #current: Promise<CompiledRuleSet> | undefined;
+  #version: number | undefined;
+
+  /**
+   * @param version changes whenever the database does (also through other processes): the
+   * compiled rule set is rebuilt when it moves. Without it, only invalidate() drops it.
+   */
+  constructor(private readonly version?: () => number) {}
 
   get(prisma: PrismaClient): Promise<CompiledRuleSet> {
+    const version = this.version?.();
+    if (version !== this.#version) {
+      this.#current = undefined;
+      this.#version = version;
+    }
     if (!this.#current) {
       const loading = loadRuleSet(prisma).then(compile);
       this.#current = loading;

@@ -13,7 +13,7 @@ import type {
   TThresholdCreate,
   TThresholdUpdate,
 } from "@ratecard/validators";
-import { fail } from "../trpc.js";
+import { fail } from "./errors.js";
 import {
   noSuchField,
   noSuchGroup,
@@ -212,8 +212,8 @@ export async function createMapping(
 ): Promise<TMapping> {
   const parent = requireOneParent(input);
   const value = checkMappingValue(parent, input.value);
-  await requireParentExists(prisma, parent);
-  await requireGroupExists(prisma, input.group_id);
+  // A missing service, field or group fails the insert's foreign key; only then is it looked up
+  // (missingRuleReference), so a create is one statement.
   const rule = { ...createdRuleAttributes(parent, input), value };
   const row = await writeRule(
     () => prisma.mapping.create({ data: rule }),
@@ -299,8 +299,8 @@ export async function createThreshold(
   input: TThresholdCreate,
 ): Promise<TThreshold> {
   const parent = requireOneParent(input);
-  await requireParentExists(prisma, parent);
-  await requireGroupExists(prisma, input.group_id);
+  // A missing service, field or group fails the insert's foreign key; only then is it looked up
+  // (missingRuleReference), so a create is one statement.
   const rule = { ...createdRuleAttributes(parent, input), level: input.level };
   const row = await writeRule(
     () => prisma.threshold.create({ data: rule }),

@@ -12,7 +12,7 @@ export async function openTestDatabase(): Promise<{
 }> {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-api-")), "test.db");
   await migrateDatabase(`file:${file}`);
-  const database = openDatabase({ url: `file:${file}` });
+  const database = await openDatabase({ url: `file:${file}` });
   return { database, caller: createCaller(createContextInner({ prisma: database.prisma })) };
 }
 
