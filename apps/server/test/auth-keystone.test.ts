@@ -569,7 +569,7 @@ describe.skipIf(!haveKeystone)("AUTH_STRATEGY=keystone when Keystone goes away",
 
   beforeAll(async () => {
     // A Keystone of its own: the one other test files share is never stopped.
-    keystone = privateKeystone();
+    keystone = privateKeystone("auth-keystone", 5011);
     await keystone.start();
     server = await startServer({ env: keystoneEnv(keystone.url) });
   }, 600_000);

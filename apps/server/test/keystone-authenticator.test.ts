@@ -413,7 +413,7 @@ describe.skipIf(!haveKeystone)(
     let keystone: KeystoneInstance;
     let auth: KeystoneAuthenticator;
     beforeAll(async () => {
-      keystone = privateKeystone();
+      keystone = privateKeystone("authenticator", 5012);
       await keystone.start();
       auth = authenticator({ url: keystone.url, negativeCacheTtlMs: 60_000 });
     }, 600_000);

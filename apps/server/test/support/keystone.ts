@@ -233,15 +233,16 @@ export function sharedKeystone(): KeystoneInstance {
 }
 
 /**
- * A Keystone of the tests' own (default /tmp/ks-ratecard-private on 127.0.0.1:5011), for what
+ * A Keystone of one test file's own (in /tmp/ks-ratecard-private/<name>, on the given port), for what
  * would disturb other test files sharing the main Keystone: stopping it, changing the service
  * user's password. Its port must stay fixed: bootstrap writes it into the catalog once. The first
  * start bootstraps and seeds (~40 s); later starts take ~6 s.
  */
-export function privateKeystone(): KeystoneInstance {
+export function privateKeystone(name: string, port: number): KeystoneInstance {
+  // One per test file: files run in parallel, and one stopping another's Keystone breaks both.
   return keystoneInstance(
-    process.env.KEYSTONE_PRIVATE_DIR || "/tmp/ks-ratecard-private",
-    Number(process.env.KEYSTONE_PRIVATE_PORT || 5011),
+    path.join(process.env.KEYSTONE_PRIVATE_DIR || "/tmp/ks-ratecard-private", name),
+    port,
   );
 }
 
