@@ -47,13 +47,13 @@ function mediaType(req: IncomingMessage): string | undefined {
 }
 
 /** Whether the request says it has a body: decided from its headers, before touching the stream. */
-function announcesBody(req: IncomingMessage): boolean {
+export function announcesBody(req: IncomingMessage): boolean {
   const length = req.headers["content-length"];
   return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }
 
 /** Reads and throws away the rest of a request body, so the answer is not cut off by a reset. */
-function discardBody(req: IncomingMessage): Promise<void> {
+export function discardBody(req: IncomingMessage): Promise<void> {
   return new Promise((resolve) => {
     if (req.readableEnded || req.destroyed) return resolve();
     req.once("end", resolve).once("close", resolve).once("error", resolve);
@@ -91,8 +91,10 @@ async function readJsonBody(
   if (type !== "application/json") throw new HttpFault(415, `Unknown mimetype: ${type ?? "None"}`);
   let parsed: unknown;
   let notText = false;
+  let members = 0;
   try {
-    parsed = parseJsonLosslessly(raw, (key, value) => {
+    parsed = parseJsonLosslessly(raw, function (this: unknown, key, value) {
+      if (!Array.isArray(this)) members++;
       if (LONE_SURROGATE.test(key) || (typeof value === "string" && LONE_SURROGATE.test(value)))
         notText = true;
       if (!isLosslessNumber(value)) return value;
@@ -100,6 +102,18 @@ async function readJsonBody(
     });
   } catch {
     throw new HttpFault(400, "Request is not in valid JSON format");
+  }
+  // The reviver's root call (key "") is not a member. lossless-json refuses a key repeated with a
+  // different value but silently keeps one copy of a key repeated with the same value: then the
+  // text names more members than the parsed objects hold.
+  if (members - 1 !== countMemberNames(raw)) {
+    throw new HttpFault(400, "Request is not in valid JSON format");
+  }
+  if (nestingDepth(parsed) > MAX_NESTING) {
+    throw new HttpFault(
+      400,
+      `Request body nests objects and arrays deeper than ${MAX_NESTING} levels`,
+    );
   }
   if (notText) {
     throw new HttpFault(
@@ -111,6 +125,38 @@ async function readJsonBody(
     throw new HttpFault(400, "Request body must be a JSON object");
   }
   return parsed as JsonObject;
+}
+
+/**
+ * A string token, and the colon that makes it a member name. Only applied to text that already
+ * parsed as JSON, where every `"` outside a string opens one, so the scan cannot fall out of step.
+ */
+const JSON_STRING_TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"([ \t\n\r]*:)?/g;
+
+function countMemberNames(json: string): number {
+  let names = 0;
+  for (const match of json.matchAll(JSON_STRING_TOKEN)) if (match[1] !== undefined) names++;
+  return names;
+}
+
+/**
+ * CloudKitty's bodies nest four levels at most (a quote's resource descriptions). A body nested
+ * thousands deep may parse, and then overflow the stack of whatever serializes it next.
+ */
+const MAX_NESTING = 32;
+
+/** How deep objects and arrays nest, found without recursion for that reason. */
+function nestingDepth(root: unknown): number {
+  let deepest = 0;
+  const pending: [unknown, number][] = [[root, 1]];
+  while (pending.length > 0) {
+    const [value, depth] = pending.pop()!;
+    if (value === null || typeof value !== "object") continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_NESTING) break;
+    for (const child of Object.values(value)) pending.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 function readQuery(url: URL): Record<string, string> {
@@ -377,6 +423,10 @@ export function createRestHandler(options: RestHandlerOptions) {
         : answer.body;
       res.writeHead(outcome.status ?? answer.status, headers).end(payload);
     } catch (error) {
+      // A fault found before the body was read (a repeated query argument, say) is still answered
+      // after it, or closing the connection would reset it and cut the answer off. Not so for a
+      // body over the limit: reading it all is what the limit prevents.
+      if (!(error instanceof HttpFault && error.status === 413)) await discardBody(req);
       if (error instanceof HttpFault) {
         sendFault(res, error.status, error.message, error.headers);
         return;

@@ -1,4 +1,4 @@
-import type { ServerResponse } from "node:http";
+import { STATUS_CODES, type ServerResponse } from "node:http";
 
 /** CloudKitty's error body (WSME's fault): Client for 4xx, Server for 5xx. */
 export interface Fault {
@@ -97,4 +97,23 @@ export function describeValidationIssue(
       : `Missing argument: "${attribute}"`;
   }
   return `Invalid input for field/attribute ${attribute}. Value: '${pythonRepr(value)}'. ${issue.message}`;
+}
+
+/**
+ * A whole HTTP/1.1 fault answer as bytes, for the sockets Node hands over without a response object
+ * (CONNECT, requests it could not parse). It closes the connection: nothing after it can be read.
+ */
+export function rawFaultResponse(
+  status: number,
+  faultstring: string,
+  headers: Record<string, string> = {},
+): string {
+  const payload = JSON.stringify(faultBody(status, faultstring));
+  const lines = Object.entries({
+    ...headers,
+    "Content-Type": "application/json",
+    "Content-Length": String(Buffer.byteLength(payload)),
+    Connection: "close",
+  }).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\n${lines.join("")}\r\n${payload}`;
 }
