@@ -2,7 +2,8 @@
  * Pricing throughput and memory on a large rule set. Not a test: run with
  *   pnpm --filter @ratecard/rating bench
  * 10,000 rules over 50 services (4 fields each), 10 groups and 50 tenants, then
- * 100,000 usage points priced with pricePoint.
+ * 100,000 usage points priced with pricePoint, and CloudKitty's quote of 1,000
+ * resources (no tenant) priced with priceQuote, as POST /v1/rating/quote does.
  */
 import { performance } from "node:perf_hooks";
 import type {
@@ -13,7 +14,16 @@ import type {
   RuleType,
   UsagePoint,
 } from "../src/index.js";
-import { compileRuleSet, explainPoint, findRuleSetWarnings, pricePoint } from "../src/index.js";
+import type { Decimal } from "decimal.js";
+import { priceExactly } from "../src/fast-price.js";
+import {
+  compileRuleSet,
+  explainPoint,
+  findRuleSetWarnings,
+  pricePoint,
+  priceQuote,
+} from "../src/index.js";
+import { pricePointInDecimal, priceQuoteInDecimal } from "../src/price.js";
 
 const SERVICES = 50;
 const GROUPS = 10;
@@ -21,6 +31,8 @@ const TENANTS = 50;
 const VALUES_PER_FIELD = 30;
 const POINTS = 100_000;
 const EXPLAINED_POINTS = 10_000;
+const QUOTE_RESOURCES = 1_000;
+const QUOTE_RUNS = 200;
 
 /** A seeded xorshift generator, so that every run prices the same workload. */
 function integers(seed: number): (bound: number) => number {
@@ -128,8 +140,8 @@ function fieldValue(fieldName: string, position: number): string {
     : `${fieldName}-${position}`;
 }
 
-function buildPoints(): UsagePoint[] {
-  return Array.from({ length: POINTS }, () => ({
+function buildPoints(count: number): UsagePoint[] {
+  return Array.from({ length: count }, () => ({
     service: `metric.${next(SERVICES + 1)}`,
     volume: decimalText(1000, 3),
     tenant: next(5) === 0 ? null : `project-${next(TENANTS)}`,
@@ -142,6 +154,17 @@ function buildPoints(): UsagePoint[] {
   }));
 }
 
+/** A quote's resources: CloudKitty's quote rates with no tenant. */
+function buildQuote(): UsagePoint[] {
+  return buildPoints(QUOTE_RESOURCES).map((point) => ({ ...point, tenant: null }));
+}
+
+function percentile(sortedTimes: readonly number[], fraction: number): number {
+  return (
+    sortedTimes[Math.min(sortedTimes.length - 1, Math.floor(sortedTimes.length * fraction))] ?? 0
+  );
+}
+
 function collectGarbage(): void {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc) gc();
@@ -151,9 +174,61 @@ function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
+interface Timing {
+  wallMs: number;
+  cpuMs: number;
+}
+
+/** Wall and CPU time of a run: on a busy machine the CPU time is the steadier figure. */
+function timed(run: () => void): Timing {
+  const cpuStart = process.cpuUsage();
+  const wallStart = performance.now();
+  run();
+  const wallMs = performance.now() - wallStart;
+  const cpu = process.cpuUsage(cpuStart);
+  return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+function perPoint(timing: Timing, count: number): string {
+  const wall = (timing.wallMs * 1000) / count;
+  const cpu = (timing.cpuMs * 1000) / count;
+  return `${wall.toFixed(2)} us/point (CPU ${cpu.toFixed(2)}), ${Math.round(count / (timing.wallMs / 1000))} points/s`;
+}
+
+/** Prices the same quote QUOTE_RUNS times; the median and p95 of the wall time of one quote. */
+function timeQuotes(price: () => Decimal): {
+  median: number;
+  p95: number;
+  cpuMs: number;
+  total: string;
+} {
+  for (let run = 0; run < 20; run += 1) price();
+  const times: number[] = [];
+  let total = "";
+  const all = timed(() => {
+    for (let run = 0; run < QUOTE_RUNS; run += 1) {
+      const start = performance.now();
+      total = price().toFixed();
+      times.push(performance.now() - start);
+    }
+  });
+  times.sort((a, b) => a - b);
+  return {
+    median: percentile(times, 0.5),
+    p95: percentile(times, 0.95),
+    cpuMs: all.cpuMs / QUOTE_RUNS,
+    total,
+  };
+}
+
+function describeQuote(timing: ReturnType<typeof timeQuotes>): string {
+  return `median ${timing.median.toFixed(2)} ms, p95 ${timing.p95.toFixed(2)} ms, CPU ${timing.cpuMs.toFixed(2)} ms/quote (total ${timing.total})`;
+}
+
 function main(): void {
   const rules = buildRuleSet();
-  const points = buildPoints();
+  const points = buildPoints(POINTS);
+  const quote = buildQuote();
   const ruleCount = rules.mappings.length + rules.thresholds.length;
   collectGarbage();
   const heapBefore = process.memoryUsage().heapUsed;
@@ -164,18 +239,26 @@ function main(): void {
   collectGarbage();
   const heapWithIndex = process.memoryUsage().heapUsed;
 
-  for (const point of points.slice(0, 5_000)) pricePoint(index, point);
-  const priceStart = performance.now();
   let nonZero = 0;
-  for (const point of points) {
-    if (!pricePoint(index, point).isZero()) nonZero += 1;
-  }
-  const priceMs = performance.now() - priceStart;
+  for (const point of points.slice(0, 5_000)) pricePoint(index, point);
+  const fastPoints = timed(() => {
+    for (const point of points) {
+      if (!pricePoint(index, point).isZero()) nonZero += 1;
+    }
+  });
   const heapAfterPricing = process.memoryUsage().heapUsed;
+  for (const point of points.slice(0, 5_000)) pricePointInDecimal(index, point);
+  const decimalPoints = timed(() => {
+    for (const point of points) pricePointInDecimal(index, point);
+  });
+  const fallbacks = points.filter((point) => priceExactly(index, point) === null).length;
 
-  const explainStart = performance.now();
-  for (const point of points.slice(0, EXPLAINED_POINTS)) explainPoint(index, point);
-  const explainMs = performance.now() - explainStart;
+  const fastQuote = timeQuotes(() => priceQuote(index, quote));
+  const decimalQuote = timeQuotes(() => priceQuoteInDecimal(index, quote));
+
+  const explained = timed(() => {
+    for (const point of points.slice(0, EXPLAINED_POINTS)) explainPoint(index, point);
+  });
   const lintStart = performance.now();
   const warningCount = findRuleSetWarnings(rules).length;
   const lintMs = performance.now() - lintStart;
@@ -192,12 +275,12 @@ function main(): void {
       `${SERVICES} / ${rules.fields.length} / ${GROUPS} / ${TENANTS}`,
     ],
     ["compile", `${compileMs.toFixed(1)} ms`],
-    ["priced points", `${POINTS} (${nonZero} non-zero)`],
-    [
-      "pricePoint",
-      `${Math.round(POINTS / (priceMs / 1000))} points/s (${((priceMs * 1000) / POINTS).toFixed(2)} us/point)`,
-    ],
-    ["explainPoint", `${Math.round(EXPLAINED_POINTS / (explainMs / 1000))} points/s`],
+    ["priced points", `${POINTS} (${nonZero} non-zero, ${fallbacks} through decimal.js)`],
+    ["pricePoint", perPoint(fastPoints, POINTS)],
+    ["pricePoint, decimal.js only", perPoint(decimalPoints, POINTS)],
+    [`priceQuote, ${QUOTE_RESOURCES} resources`, describeQuote(fastQuote)],
+    [`priceQuote, decimal.js only`, describeQuote(decimalQuote)],
+    ["explainPoint", perPoint(explained, EXPLAINED_POINTS)],
     ["findRuleSetWarnings", `${lintMs.toFixed(1)} ms (${warningCount} warnings)`],
     ["heap before index", megabytes(heapBefore)],
     [

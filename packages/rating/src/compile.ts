@@ -1,5 +1,6 @@
 import type { Decimal } from "decimal.js";
 import { RatingDecimal, parseRuleDecimal } from "./decimal.js";
+import { parseExactDecimal, type ExactDecimal } from "./exact.js";
 import type {
   HashmapField,
   HashmapMapping,
@@ -21,8 +22,12 @@ interface CompiledRule {
   id: string;
   type: RuleType;
   cost: Decimal;
+  /** The cost for the fast path; null when it is beyond its exponent range (then decimal.js prices). */
+  exactCost: ExactDecimal | null;
   /** CloudKitty keys groups by name, so that is the identity of a group here. */
   groupName: string;
+  /** The group's position in RatingIndex.groupNames, for the fast path's per-group state. */
+  groupIndex: number;
   tenantId: string | null;
   scope: RuleScope;
   fieldName: string | null;
@@ -38,6 +43,7 @@ export interface CompiledMapping extends CompiledRule {
 export interface CompiledThreshold extends CompiledRule {
   kind: "threshold";
   level: Decimal;
+  exactLevel: ExactDecimal | null;
 }
 
 export interface SlotLoss<R> {
@@ -53,6 +59,7 @@ export interface Slot<R> {
 
 export interface ThresholdGroup {
   groupName: string;
+  groupIndex: number;
   /** Only the highest reached level of a group's thresholds can win, so they are kept sorted. */
   slotsByLevelDesc: readonly Slot<CompiledThreshold>[];
 }
@@ -84,6 +91,8 @@ export interface RatingIndex {
   services: ReadonlyMap<string, ServiceRules>;
   /** group name -> group id, to report which group a slot belongs to. */
   groupIds: ReadonlyMap<string, string>;
+  /** Every group name rules can use (the default one first), each once; see groupIndex. */
+  groupNames: readonly string[];
 }
 
 /** Python dicts of dicts: group -> slot key -> slot. JS Maps keep the same insertion order rules. */
@@ -104,20 +113,31 @@ interface RuleBuckets {
  */
 export function compileRuleSet(rules: HashmapRuleSet): RatingIndex {
   const groupNames = new Map(rules.groups.map((group) => [group.group_id, group.name]));
+  const groupIndexes = new Map([[DEFAULT_GROUP_NAME, 0]]);
+  for (const group of rules.groups) {
+    if (!groupIndexes.has(group.name)) groupIndexes.set(group.name, groupIndexes.size);
+  }
   const fieldsById = new Map(rules.fields.map((field) => [field.field_id, field]));
-  const buckets = bucketRules(rules, groupNames, fieldsById);
+  const buckets = bucketRules(rules, { groupNames, groupIndexes }, fieldsById);
   const services = new Map<string, ServiceRules>();
   for (const service of rules.services) {
     const fields = rules.fields.filter((field) => field.service_id === service.service_id);
     services.set(service.name, compileService(service.service_id, fields, buckets));
   }
   const groupIds = new Map(rules.groups.map((group) => [group.name, group.group_id]));
-  return { services, groupIds };
+  return { services, groupIds, groupNames: [...groupIndexes.keys()] };
+}
+
+interface GroupLookup {
+  /** group id -> group name */
+  groupNames: ReadonlyMap<string, string>;
+  /** group name -> groupIndex */
+  groupIndexes: ReadonlyMap<string, number>;
 }
 
 function bucketRules(
   rules: HashmapRuleSet,
-  groupNames: ReadonlyMap<string, string>,
+  groups: GroupLookup,
   fieldsById: ReadonlyMap<string, HashmapField>,
 ): RuleBuckets {
   const buckets: RuleBuckets = {
@@ -128,23 +148,23 @@ function bucketRules(
   };
   for (const mapping of rules.mappings) {
     if (mapping.service_id) {
-      const compiled = compileMapping(mapping, "service", null, groupNames);
+      const compiled = compileMapping(mapping, "service", null, groups);
       pushTo(buckets.mappingsByService, mapping.service_id, compiled);
     }
     const field = mapping.field_id ? fieldsById.get(mapping.field_id) : undefined;
     if (field) {
-      const compiled = compileMapping(mapping, "field", field.name, groupNames);
+      const compiled = compileMapping(mapping, "field", field.name, groups);
       pushTo(buckets.mappingsByField, field.field_id, compiled);
     }
   }
   for (const threshold of rules.thresholds) {
     if (threshold.service_id) {
-      const compiled = compileThreshold(threshold, "service", null, groupNames);
+      const compiled = compileThreshold(threshold, "service", null, groups);
       pushTo(buckets.thresholdsByService, threshold.service_id, compiled);
     }
     const field = threshold.field_id ? fieldsById.get(threshold.field_id) : undefined;
     if (field) {
-      const compiled = compileThreshold(threshold, "field", field.name, groupNames);
+      const compiled = compileThreshold(threshold, "field", field.name, groups);
       pushTo(buckets.thresholdsByField, field.field_id, compiled);
     }
   }
@@ -155,7 +175,7 @@ function compileMapping(
   mapping: HashmapMapping,
   scope: RuleScope,
   fieldName: string | null,
-  groupNames: ReadonlyMap<string, string>,
+  groups: GroupLookup,
 ): CompiledMapping {
   const id = mapping.mapping_id;
   const value = mapping.value ?? null;
@@ -166,13 +186,16 @@ function compileMapping(
     throw new RatingInputError(`field mapping ${id} has no value`);
   }
   const cost = ruleDecimal(mapping.cost, `cost of mapping ${id}`);
+  const groupName = groupNameOf(mapping.group_id, groups.groupNames, id);
   return {
     kind: "mapping",
     id,
     type: ruleType(mapping.type, id),
     cost,
+    exactCost: parseExactDecimal(mapping.cost),
     costFitsPrecision: cost.sd() <= RatingDecimal.precision,
-    groupName: groupNameOf(mapping.group_id, groupNames, id),
+    groupName,
+    groupIndex: groups.groupIndexes.get(groupName) ?? 0,
     tenantId: mapping.tenant_id ?? null,
     scope,
     fieldName,
@@ -184,16 +207,20 @@ function compileThreshold(
   threshold: HashmapThreshold,
   scope: RuleScope,
   fieldName: string | null,
-  groupNames: ReadonlyMap<string, string>,
+  groups: GroupLookup,
 ): CompiledThreshold {
   const id = threshold.threshold_id;
+  const groupName = groupNameOf(threshold.group_id, groups.groupNames, id);
   return {
     kind: "threshold",
     id,
     type: ruleType(threshold.type, id),
     cost: ruleDecimal(threshold.cost, `cost of threshold ${id}`),
+    exactCost: parseExactDecimal(threshold.cost),
     level: ruleDecimal(threshold.level, `level of threshold ${id}`),
-    groupName: groupNameOf(threshold.group_id, groupNames, id),
+    exactLevel: parseExactDecimal(threshold.level),
+    groupName,
+    groupIndex: groups.groupIndexes.get(groupName) ?? 0,
     tenantId: threshold.tenant_id ?? null,
     scope,
     fieldName,
@@ -396,6 +423,7 @@ function serviceMappingSlots(table: SlotTable<CompiledMapping>): Slot<CompiledMa
 function thresholdGroups(table: SlotTable<CompiledThreshold>): ThresholdGroup[] {
   return [...table].map(([groupName, slots]) => ({
     groupName,
+    groupIndex: slots.values().next().value?.rule.groupIndex ?? 0,
     slotsByLevelDesc: [...slots.values()].sort((a, b) => b.rule.level.comparedTo(a.rule.level)),
   }));
 }

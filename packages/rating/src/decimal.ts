@@ -83,37 +83,6 @@ export function parseRuleDecimal(text: unknown): Decimal | null {
   return typeof text === "string" && ASCII_DECIMAL.test(text) ? new RatingDecimal(text) : null;
 }
 
-/**
- * The exact value of a double, as Python's Decimal(float) gives it:
- * Decimal(0.3) is 0.29999999999999998889776975..., not 0.3. Built from the
- * IEEE-754 bits with BigInt so that no float arithmetic is involved.
- */
-export function exactDecimalOfDouble(value: number): Decimal | null {
-  if (Number.isNaN(value)) return null;
-  if (!Number.isFinite(value)) return new RatingDecimal(value > 0 ? "Infinity" : "-Infinity");
-  if (Number.isSafeInteger(value)) return new RatingDecimal(value);
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, value);
-  const high = view.getUint32(0);
-  const low = view.getUint32(4);
-  const sign = high >>> 31 === 1 ? "-" : "";
-  const biasedExponent = (high >>> 20) & 0x7ff;
-  const fraction = (BigInt(high & 0xfffff) << 32n) | BigInt(low);
-  const significand = biasedExponent === 0 ? fraction : fraction | (1n << 52n);
-  const binaryExponent = (biasedExponent === 0 ? 1 : biasedExponent) - 1075;
-  if (binaryExponent >= 0) {
-    return new RatingDecimal(`${sign}${(significand << BigInt(binaryExponent)).toString()}`);
-  }
-  let oddSignificand = significand;
-  let exponent = -binaryExponent;
-  while (exponent > 0 && (oddSignificand & 1n) === 0n) {
-    oddSignificand >>= 1n;
-    exponent -= 1;
-  }
-  const decimalDigits = oddSignificand * 5n ** BigInt(exponent);
-  return new RatingDecimal(`${sign}${decimalDigits.toString()}e-${exponent}`);
-}
-
 /** Formats a decimal without exponent, the form Ratecard's REST layer uses. */
 export function formatDecimal(value: Decimal): string {
   return value.toFixed();

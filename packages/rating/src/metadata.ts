@@ -1,5 +1,6 @@
 import type { Decimal } from "decimal.js";
-import { RatingDecimal, exactDecimalOfDouble, parsePythonDecimal } from "./decimal.js";
+import { RatingDecimal, parsePythonDecimal } from "./decimal.js";
+import { decimalOfExact, exactOfDouble } from "./exact.js";
 
 /**
  * CloudKitty matches a field mapping on `str(value) == mapping.value`, where
@@ -40,7 +41,7 @@ export function metadataNumber(value: unknown): Decimal | null {
     case "string":
       return parsePythonDecimal(value);
     case "number":
-      return exactDecimalOfDouble(value);
+      return decimalOfDouble(value);
     case "boolean":
       return new RatingDecimal(value ? 1 : 0);
     case "bigint":
@@ -48,6 +49,13 @@ export function metadataNumber(value: unknown): Decimal | null {
     default:
       return null;
   }
+}
+
+function decimalOfDouble(value: number): Decimal | null {
+  if (Number.isNaN(value)) return null;
+  if (!Number.isFinite(value)) return new RatingDecimal(value > 0 ? "Infinity" : "-Infinity");
+  const exact = exactOfDouble(value);
+  return exact && decimalOfExact(exact);
 }
 
 function pythonNumberText(value: number): string {

@@ -10,6 +10,8 @@ import type {
 } from "./compile.js";
 import { describeLoss, describeRule } from "./describe.js";
 import { MINUS_ONE, ONE, ZERO, formatDecimal, parseFiniteDecimal } from "./decimal.js";
+import { addInto, copyExact, decimalOfExact, exactRegister } from "./exact.js";
+import { priceExactly } from "./fast-price.js";
 import { metadataNumber, metadataText } from "./metadata.js";
 import type { GroupBreakdown, PointBreakdown, UsagePoint } from "./types.js";
 
@@ -32,24 +34,54 @@ interface Trace {
   warnings: string[];
 }
 
-/** The price of one usage point, as CloudKitty's hashmap module computes it. */
+/**
+ * The price of one usage point, as CloudKitty's hashmap module computes it. Exact BigInt
+ * arithmetic (fast-price.ts) prices it whenever no result needs CloudKitty's 28-digit rounding,
+ * which is then the same number; decimal.js does the rest.
+ */
 export function pricePoint(index: RatingIndex, point: UsagePoint): Decimal {
+  const exact = priceExactly(index, point);
+  return exact === null ? pricePointInDecimal(index, point) : decimalOfExact(exact);
+}
+
+/** pricePoint without the exact fast path: every step in decimal.js, rounded as CloudKitty rounds. */
+export function pricePointInDecimal(index: RatingIndex, point: UsagePoint): Decimal {
   return ratePoint(index, point, null).total;
 }
 
 /** Sums points in the order CloudKitty's quote does: grouped by service, services in first-seen order. */
 export function priceQuote(index: RatingIndex, points: readonly UsagePoint[]): Decimal {
+  // Exact while every running sum fits CloudKitty's precision, then decimal.js from there on.
+  const exactTotal = exactRegister();
+  const exactSum = exactRegister();
+  let total: Decimal | null = null;
+  for (const point of inQuoteOrder(points)) {
+    const price = priceExactly(index, point);
+    if (total === null && price !== null && addInto(exactSum, exactTotal, price)) {
+      copyExact(exactTotal, exactSum);
+      continue;
+    }
+    total ??= decimalOfExact(exactTotal);
+    total = total.plus(price === null ? pricePointInDecimal(index, point) : decimalOfExact(price));
+  }
+  return total ?? decimalOfExact(exactTotal);
+}
+
+/** priceQuote without the exact fast path. */
+export function priceQuoteInDecimal(index: RatingIndex, points: readonly UsagePoint[]): Decimal {
+  let total = ZERO;
+  for (const point of inQuoteOrder(points)) total = total.plus(pricePointInDecimal(index, point));
+  return total;
+}
+
+function inQuoteOrder(points: readonly UsagePoint[]): UsagePoint[] {
   const byService = new Map<string, UsagePoint[]>();
   for (const point of points) {
     const list = byService.get(point.service);
     if (list) list.push(point);
     else byService.set(point.service, [point]);
   }
-  let total = ZERO;
-  for (const servicePoints of byService.values()) {
-    for (const point of servicePoints) total = total.plus(pricePoint(index, point));
-  }
-  return total;
+  return [...byService.values()].flat();
 }
 
 /** The price of one usage point with every step that produced it. */
