@@ -4,4 +4,5 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/bootstrap.sh
-exec pnpm start
+# The server itself, not a package manager around it: one process to signal and to measure.
+exec node apps/server/dist/main.js

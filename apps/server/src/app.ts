@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import type { Duplex } from "node:stream";
@@ -18,7 +19,8 @@ import { createSessionRoutes } from "./edge/session-routes.js";
 import type { IdentitySetup } from "./identity/strategies.js";
 import { DOCS_ASSETS_PREFIX, docsPageHtml } from "./docs-page.js";
 import { buildOpenApiDocument } from "./openapi.js";
-import { announcesBody, createRestHandler, discardBody } from "./rest/compat.js";
+import { announcesBody, discardBody } from "./http-body.js";
+import { createRestHandler } from "./rest/compat.js";
 import { cacheableRpcProcedures, isCacheableRestRead } from "./snapshot/cacheable.js";
 import { createReadSnapshot, isPlainGet } from "./snapshot/read-snapshot.js";
 import { normalizePath } from "./rest/routes.js";
@@ -118,8 +120,10 @@ export function createApp({
     },
   });
   const openApiDocument = buildOpenApiDocument(appRouter, version);
-  const swaggerUi = require("swagger-ui-dist") as { getAbsoluteFSPath(): string };
-  const docsAssets = sirv(swaggerUi.getAbsoluteFSPath(), { dev: false });
+  // Only the files: requiring the package would load Swagger UI's whole bundle into the server.
+  const docsAssets = sirv(path.dirname(require.resolve("swagger-ui-dist/package.json")), {
+    dev: false,
+  });
   // Assets are files or 404s; the console's own routes all get its page (index.html).
   const consoleFiles = fs.existsSync(config.consoleDir)
     ? {

@@ -120,6 +120,23 @@ describe("401 before routing", () => {
     },
   );
 
+  it("reads a refused request's body before answering, so the answer arrives whole", async () => {
+    const big = JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) });
+    const refused = await call(undefined, {
+      method: "POST",
+      path: `${HASHMAP}/services`,
+      body: big,
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual(UNAUTHORIZED_BODY);
+    const forbidden = await call(readerToken, {
+      method: "POST",
+      path: `${HASHMAP}/services`,
+      body: big,
+    });
+    expect(forbidden.status).toBe(403);
+  });
+
   it("answers 401, not 405, for a method the route does not have", async () => {
     const answer = await call(undefined, { method: "PATCH", path: `${HASHMAP}/services` });
     expect(answer.status).toBe(401);

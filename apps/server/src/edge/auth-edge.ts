@@ -8,6 +8,7 @@ import {
   type Authenticator,
   type Identity,
 } from "../identity/identity.js";
+import { announcesBody, discardBody } from "../http-body.js";
 import { FailedAttempts } from "./attempts.js";
 import {
   policyRefusal,
@@ -71,6 +72,11 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** Refusals come before the body is read: read it first, or the answer is cut off. */
+async function drain(req: IncomingMessage): Promise<void> {
+  if (announcesBody(req)) await discardBody(req);
+}
+
 function headerValue(header: string | string[] | undefined): string | undefined {
   return Array.isArray(header) ? header[0] : header;
 }
@@ -114,6 +120,7 @@ export function createAuthEdge(options: AuthEdgeOptions) {
     const client = forwarded.clientAddress(req);
     const wait = await failures.retryAfterMs(client);
     if (wait > 0) {
+      await drain(req);
       sendTooManyAttempts(res, wait);
       return null;
     }
@@ -124,6 +131,7 @@ export function createAuthEdge(options: AuthEdgeOptions) {
           : null;
     } catch (error) {
       if (error instanceof IdentityUnavailableError) {
+        await drain(req);
         sendIdentityUnavailable(res);
         return null;
       }
@@ -158,11 +166,13 @@ export function createAuthEdge(options: AuthEdgeOptions) {
       const auth = await identify(req, res, false);
       if (!auth) return false;
       if (!auth.identity) {
+        await drain(req);
         sendUnauthorized(res, options.wwwAuthenticate);
         return false;
       }
       for (const rule of restRules(method, path)) {
         if (!allows(auth.identity, rule)) {
+          await drain(req);
           sendForbidden(res, rule);
           return false;
         }

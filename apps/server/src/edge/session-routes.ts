@@ -8,6 +8,7 @@ import {
   type SignInProvider,
 } from "../identity/identity.js";
 import { faultBody, sendFault, sendJson } from "../rest/faults.js";
+import { announcesBody, discardBody } from "../http-body.js";
 import { FailedAttempts } from "./attempts.js";
 import { sendIdentityUnavailable, sendTooManyAttempts } from "./answers.js";
 import { csrfTokenFor, SESSION_COOKIE, type AuthEdge } from "./auth-edge.js";
@@ -110,9 +111,10 @@ export function createSessionRoutes(options: SessionRoutesOptions) {
   }
 
   async function login(req: IncomingMessage, res: ServerResponse) {
-    if (!signIn) return sendFault(res, 404, "This server needs no sign-in (AUTH_STRATEGY=noauth).");
     const client = forwarded.clientAddress(req);
-    const wait = await loginFailures.retryAfterMs(client);
+    const wait = signIn ? await loginFailures.retryAfterMs(client) : 0;
+    if ((!signIn || wait > 0) && announcesBody(req)) await discardBody(req);
+    if (!signIn) return sendFault(res, 404, "This server needs no sign-in (AUTH_STRATEGY=noauth).");
     if (wait > 0) return sendTooManyAttempts(res, wait);
     const body = await readSignIn(req);
     if ("error" in body) return sendFault(res, 400, body.error ?? "Bad request");

@@ -4,6 +4,7 @@ import { isLosslessNumber, parse as parseJsonLosslessly } from "lossless-json";
 import getRawBody from "raw-body";
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import type { Context, RestOutcome } from "@ratecard/api";
+import { announcesBody, discardBody } from "../http-body.js";
 import { describeValidationIssue, HttpFault, sendFault, type ValidationIssue } from "./faults.js";
 import {
   collectRestRoutes,
@@ -44,21 +45,6 @@ export interface RestHandlerOptions {
 
 function mediaType(req: IncomingMessage): string | undefined {
   return req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
-}
-
-/** Whether the request says it has a body: decided from its headers, before touching the stream. */
-export function announcesBody(req: IncomingMessage): boolean {
-  const length = req.headers["content-length"];
-  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
-}
-
-/** Reads and throws away the rest of a request body, so the answer is not cut off by a reset. */
-export function discardBody(req: IncomingMessage): Promise<void> {
-  return new Promise((resolve) => {
-    if (req.readableEnded || req.destroyed) return resolve();
-    req.once("end", resolve).once("close", resolve).once("error", resolve);
-    req.resume();
-  });
 }
 
 /**
