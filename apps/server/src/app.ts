@@ -106,6 +106,7 @@ export function createApp({
 
   const rest = createRestHandler({
     router: appRouter,
+    origin: forwarded.origin,
     createContext,
     bodyLimitBytes: config.bodyLimitBytes,
     onInternalError,

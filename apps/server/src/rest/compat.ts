@@ -38,6 +38,8 @@ interface ResolvedRoute {
 
 export interface RestHandlerOptions {
   router: AnyRouter;
+  /** The origin the client sees (`https://rating.example.com`), for Location headers. */
+  origin: (req: IncomingMessage) => string;
   createContext: (req: IncomingMessage) => Context;
   bodyLimitBytes: number;
   onInternalError: (error: unknown, req: IncomingMessage) => void;
@@ -400,8 +402,7 @@ export function createRestHandler(options: RestHandlerOptions) {
       }
       const headers: Record<string, string> = { "Content-Type": "application/json" };
       if (outcome.status === 201 && outcome.createdId) {
-        const host = req.headers.host ?? "localhost";
-        headers.Location = `http://${host}${path}/${outcome.createdId}`;
+        headers.Location = `${options.origin(req)}${path}/${outcome.createdId}`;
       }
       // A decimal string's JSON text, unquoted, is the exact JSON number.
       const payload = route.decimalAsJsonNumber
