@@ -21,7 +21,7 @@ function failedLogin(server: TestServer, forwardedFor: string) {
 
 describe.each([
   { trusted: true, env: { TRUSTED_PROXIES: "loopback" } },
-  { trusted: false, env: {} as Record<string, string> },
+  { trusted: false, env: {} },
 ])("behind a proxy (trusted: $trusted)", ({ trusted, env }) => {
   let server: TestServer;
   beforeAll(async () => {
