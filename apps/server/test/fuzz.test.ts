@@ -423,7 +423,8 @@ describe("fuzzing the HTTP front", () => {
         try {
           const answer = await exchange(server.port, fuzz);
           statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-          if (answer.status >= 500) throw new Error(`status ${answer.status}: ${answer.body.toString("utf8")}`);
+          if (answer.status >= 500)
+            throw new Error(`status ${answer.status}: ${answer.body.toString("utf8")}`);
           const json = answer.headers.get("content-type")?.startsWith("application/json");
           if (answer.status >= 400 && json && !fuzz.rpc && fuzz.method !== "HEAD") {
             const fault = JSON.parse(answer.body.toString("utf8")) as Record<string, unknown>;
