@@ -1,6 +1,7 @@
 import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import type { TMapping, TThreshold } from "@ratecard/validators";
+import { knownCollector, type CollectorMetrics } from "./lib/collector";
 import { refreshAllQueries } from "./lib/refresh";
 import { buildRuleRows, type RuleLookups } from "./lib/rules";
 import { useTRPC } from "./trpc";
@@ -32,6 +33,19 @@ export function useLookups() {
     error: queries.find((query) => query.isError)?.error,
     refetch: () => queries.forEach((query) => void query.refetch()),
   };
+}
+
+/**
+ * The collector's metrics (the server's METRICS_FILE), or null when there is no file or the server
+ * refuses to tell (policy): suggestions and collector warnings then quietly disappear.
+ */
+export function useCollector(): CollectorMetrics | null {
+  const trpc = useTRPC();
+  // The file is read once when the server starts.
+  const answer = useQuery(
+    trpc.info.collectorMetrics.queryOptions(undefined, { staleTime: Number.POSITIVE_INFINITY }),
+  );
+  return knownCollector(answer.data);
 }
 
 /** The value once it has stopped changing for `delayMs`, so typing does not send a request per keystroke. */

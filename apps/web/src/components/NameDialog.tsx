@@ -1,8 +1,8 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Dialog } from "radix-ui";
-import { useForm } from "react-hook-form";
+import { useId, type ReactNode } from "react";
+import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
-import type { ReactNode } from "react";
 import { describeProblem } from "../lib/errors";
 import { FormField } from "./FormField";
 
@@ -20,6 +20,8 @@ export function NameDialog({
   submitLabel,
   schema,
   extraInput = {},
+  suggestions = [],
+  adviseOn,
   onSubmit,
 }: {
   open: boolean;
@@ -32,6 +34,10 @@ export function NameDialog({
   schema: z.ZodType<{ name: string }, { name: string }>;
   /** Fixed parts of the input, e.g. the service of a new field. */
   extraInput?: Record<string, string>;
+  /** Names offered as the user types (any other name is still accepted). */
+  suggestions?: readonly string[];
+  /** A remark on the name typed that does not stop the form, or null. */
+  adviseOn?: (name: string) => string | null;
   onSubmit: (name: string) => Promise<unknown>;
 }) {
   const form = useForm<{ name: string }>({
@@ -44,6 +50,8 @@ export function NameDialog({
     ),
   });
   const { errors, isSubmitting } = form.formState;
+  const name = useWatch({ control: form.control, name: "name" });
+  const suggestionsId = useId();
 
   const submit = form.handleSubmit(async ({ name }) => {
     try {
@@ -74,11 +82,30 @@ export function NameDialog({
           <Dialog.Title className="dialog-title">{title}</Dialog.Title>
           <Dialog.Description className="dialog-body">{description}</Dialog.Description>
           <form onSubmit={(event) => void submit(event)} noValidate>
-            <FormField label={nameLabel} hint={nameHint} error={errors.name?.message} required>
+            <FormField
+              label={nameLabel}
+              hint={nameHint}
+              advice={adviseOn?.(name)}
+              error={errors.name?.message}
+              required
+            >
               {(a11y) => (
-                <input {...a11y} {...form.register("name")} className="input" autoComplete="off" />
+                <input
+                  {...a11y}
+                  {...form.register("name")}
+                  className="input"
+                  autoComplete="off"
+                  list={suggestions.length > 0 ? suggestionsId : undefined}
+                />
               )}
             </FormField>
+            {suggestions.length > 0 && (
+              <datalist id={suggestionsId}>
+                {suggestions.map((suggestion) => (
+                  <option key={suggestion} value={suggestion} />
+                ))}
+              </datalist>
+            )}
             <div className="dialog-actions">
               <Dialog.Close className="button" type="button">
                 Cancel

@@ -1,6 +1,7 @@
 import { Link } from "@tanstack/react-router";
 import { useId, useMemo, useState } from "react";
 import type { TRuleSetWarning } from "@ratecard/validators";
+import { describeCollectorWarning, type CollectorWarning } from "../lib/collector";
 import { describeRule, indexRules, type RuleLookups, type RuleRow } from "../lib/rules";
 import {
   bySeverity,
@@ -22,14 +23,16 @@ interface WarningsQuery {
 
 /**
  * The traps of rating-concepts.md found in the rules on this page (a rate-only group prices 0, a
- * tenant rule replaces a global one, ...), each naming and linking the rules involved. Nothing is
- * shown while there is no warning.
+ * tenant rule replaces a global one, ...), each naming and linking the rules involved, after the
+ * names the collector never reports (nothing of those is priced at all). Nothing is shown while
+ * there is no warning.
  */
 export function RuleSetWarnings({
   query,
   lookups,
   rules,
   only,
+  collectorWarnings = [],
 }: {
   query: WarningsQuery;
   lookups: RuleLookups;
@@ -37,6 +40,8 @@ export function RuleSetWarnings({
   rules: readonly RuleRow[];
   /** Narrows the API's answer further (a field page keeps the warnings about its own rules). */
   only?: (warnings: TRuleSetWarning[]) => TRuleSetWarning[];
+  /** The service or fields on this page that the collector's metrics file does not list. */
+  collectorWarnings?: readonly CollectorWarning[];
 }) {
   const headingId = useId();
   const [showAll, setShowAll] = useState(false);
@@ -50,44 +55,75 @@ export function RuleSetWarnings({
   const shown = showAll ? described : described.slice(0, COLLAPSED_COUNT);
   const previewService = described.find((warning) => warning.service)?.service?.name;
 
-  if (query.isError) {
-    return (
-      <ErrorPanel
-        error={query.error}
-        onRetry={() => void query.refetch()}
-        title="The rules could not be checked for pricing traps"
-      />
-    );
-  }
-  if (described.length === 0) return null;
+  const count = collectorWarnings.length + described.length;
+
+  const checkFailed = query.isError && (
+    <ErrorPanel
+      error={query.error}
+      onRetry={() => void query.refetch()}
+      title="The rules could not be checked for pricing traps"
+    />
+  );
+  if (count === 0) return checkFailed || null;
   return (
-    <section className="callout warning" role="status" aria-labelledby={headingId}>
-      <h2 id={headingId} className="callout-title">
-        {described.length === 1 ? "1 pricing warning" : `${described.length} pricing warnings`}
-      </h2>
-      <p className="callout-lead">
-        These rules do not price what they may seem to. Check a usage in the{" "}
-        <Link to="/preview" search={previewService ? { service: previewService } : {}}>
-          price preview
-        </Link>
-        .
-      </p>
-      <ul className="warning-list">
-        {shown.map((warning, index) => (
-          <WarningItem key={`${warning.code}-${index}`} warning={warning} />
-        ))}
-      </ul>
-      {described.length > COLLAPSED_COUNT && (
-        <button
-          type="button"
-          className="button small"
-          aria-expanded={showAll}
-          onClick={() => setShowAll(!showAll)}
-        >
-          {showAll ? "Show fewer warnings" : `Show all ${described.length} warnings`}
-        </button>
+    <>
+      {checkFailed}
+      <section className="callout warning" role="status" aria-labelledby={headingId}>
+        <h2 id={headingId} className="callout-title">
+          {count === 1 ? "1 pricing warning" : `${count} pricing warnings`}
+        </h2>
+        {described.length > 0 && (
+          <p className="callout-lead">
+            These rules do not price what they may seem to. Check a usage in the{" "}
+            <Link to="/preview" search={previewService ? { service: previewService } : {}}>
+              price preview
+            </Link>
+            .
+          </p>
+        )}
+        <ul className="warning-list">
+          {collectorWarnings.map((warning) => (
+            <CollectorWarningItem key={warning.code} warning={warning} />
+          ))}
+          {shown.map((warning, index) => (
+            <WarningItem key={`${warning.code}-${index}`} warning={warning} />
+          ))}
+        </ul>
+        {described.length > COLLAPSED_COUNT && (
+          <button
+            type="button"
+            className="button small"
+            aria-expanded={showAll}
+            onClick={() => setShowAll(!showAll)}
+          >
+            {showAll ? "Show fewer warnings" : `Show all ${described.length} warnings`}
+          </button>
+        )}
+      </section>
+    </>
+  );
+}
+
+function CollectorWarningItem({ warning }: { warning: CollectorWarning }) {
+  const { title, explanation } = describeCollectorWarning(warning);
+  return (
+    <li className="warning-item">
+      <p className="warning-title">{title}</p>
+      <p>{explanation}</p>
+      {warning.code === "fields-not-collected" && warning.fields.length > 1 && (
+        <p className="warning-where">
+          Fields{" "}
+          {warning.fields.map((field, index) => (
+            <span key={field.id}>
+              {index > 0 && ", "}
+              <Link to="/hashmap/fields/$fieldId" params={{ fieldId: field.id }}>
+                {field.name}
+              </Link>
+            </span>
+          ))}
+        </p>
       )}
-    </section>
+    </li>
   );
 }
 

@@ -16,7 +16,8 @@ import { MissingRecord, QueryState } from "../components/QueryState";
 import { RecordHeader } from "../components/RecordHeader";
 import { RuleSetWarnings } from "../components/RuleSetWarnings";
 import { CountedTab, RulesTabPanel } from "../components/RuleTabs";
-import { useLookups, useServiceRuleRows } from "../hooks";
+import { useCollector, useLookups, useServiceRuleRows } from "../hooks";
+import { collectorWarnings } from "../lib/collector";
 import { buildRuleRows } from "../lib/rules";
 import { warningsInvolvingRules } from "../lib/warnings";
 import { useTRPC } from "../trpc";
@@ -68,6 +69,11 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
   const warnings = useQuery(trpc.hashmap.warnings.queryOptions({ service_id: service.service_id }));
   const { lookups } = useLookups();
   const serviceRules = useServiceRuleRows(service.service_id, lookups);
+  const collector = useCollector();
+  const unreported = useMemo(
+    () => collectorWarnings(collector, service, [field]),
+    [collector, service, field],
+  );
   const onlyThisField = useCallback(
     (all: TRuleSetWarning[]) => warningsInvolvingRules(all, new Set(rows.map((row) => row.id))),
     [rows],
@@ -103,6 +109,7 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
         lookups={lookups}
         rules={serviceRules}
         only={onlyThisField}
+        collectorWarnings={unreported}
       />
 
       <Tabs.Root

@@ -22,7 +22,8 @@ import { RecordHeader } from "../components/RecordHeader";
 import { deleteActionColumn, idColumn, nameLinkColumn } from "../components/ResourceColumns";
 import { RuleSetWarnings } from "../components/RuleSetWarnings";
 import { CountedTab, RulesTabPanel } from "../components/RuleTabs";
-import { useLookups, useRefreshAll, useServiceRuleRows } from "../hooks";
+import { useCollector, useLookups, useRefreshAll, useServiceRuleRows } from "../hooks";
+import { collectorWarnings, fieldNameAdvice, fieldNames } from "../lib/collector";
 import { buildRuleRows } from "../lib/rules";
 import { Allowed } from "../session/permissions";
 import { useTRPC } from "../trpc";
@@ -63,6 +64,15 @@ function ServiceDetails({ service }: { service: TService }) {
   const [deletingField, setDeletingField] = useState<TField | null>(null);
   const [deletingService, setDeletingService] = useState(false);
   const [fieldSorting, setFieldSorting] = useState<SortingState>([]);
+  const collector = useCollector();
+  const unreported = useMemo(
+    () => collectorWarnings(collector, service, fields.data?.fields ?? []),
+    [collector, service, fields.data],
+  );
+  // Fields the service already has are not offered again: the API refuses duplicates.
+  const suggestedFields = fieldNames(collector, service.name).filter(
+    (name) => !fields.data?.fields.some((field) => field.name === name),
+  );
 
   const rows = useMemo(
     () =>
@@ -114,7 +124,12 @@ function ServiceDetails({ service }: { service: TService }) {
           </Link>
         }
       />
-      <RuleSetWarnings query={warnings} lookups={lookups} rules={serviceRules} />
+      <RuleSetWarnings
+        query={warnings}
+        lookups={lookups}
+        rules={serviceRules}
+        collectorWarnings={unreported}
+      />
 
       <Tabs.Root value={tab} onValueChange={setTab} className="tabs">
         <Tabs.List className="tab-list" aria-label="Parts of the service">
@@ -227,9 +242,17 @@ function ServiceDetails({ service }: { service: TService }) {
           </>
         }
         nameLabel="Field name"
-        nameHint="For example flavor_id, volume_type or project_id."
+        nameHint={
+          suggestedFields.length > 0
+            ? `Pick one of the attributes the collector reports for ${service.name}, or type a name.`
+            : "For example flavor_id, volume_type or project_id."
+        }
         submitLabel="Add field"
         schema={ZFieldCreate}
+        suggestions={suggestedFields}
+        {...(collector && {
+          adviseOn: (name: string) => fieldNameAdvice(collector, service.name, name),
+        })}
         extraInput={{ service_id: service.service_id }}
         onSubmit={async (name) => {
           const field = await createField.mutateAsync({ name, service_id: service.service_id });

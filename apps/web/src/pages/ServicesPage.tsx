@@ -8,7 +8,8 @@ import { DeleteServiceDialog } from "../components/DeleteDialogs";
 import { NameDialog } from "../components/NameDialog";
 import { NamedResourceListPage } from "../components/NamedResourceListPage";
 import { idColumn, nameLinkColumn } from "../components/ResourceColumns";
-import { useRefreshAll } from "../hooks";
+import { useCollector, useRefreshAll } from "../hooks";
+import { serviceNameAdvice, serviceNames } from "../lib/collector";
 import { useTRPC } from "../trpc";
 
 const columns = [
@@ -29,6 +30,8 @@ export function ServicesPage() {
   );
   const createService = useMutation(trpc.hashmap.services.create.mutationOptions());
   const [creating, setCreating] = useState(false);
+  const collector = useCollector();
+  const metricNames = serviceNames(collector);
 
   return (
     <NamedResourceListPage
@@ -72,9 +75,15 @@ export function ServicesPage() {
         title="Create a service"
         description="The service is the metric to price, named as in CloudKitty's metrics.yml (its alt_name if it has one)."
         nameLabel="Service name"
-        nameHint="For example instance, volume.size or image.size."
+        nameHint={
+          metricNames.length > 0
+            ? "Pick one of the metrics the collector reports, or type a name."
+            : "For example instance, volume.size or image.size."
+        }
         submitLabel="Create service"
         schema={ZServiceCreate}
+        suggestions={metricNames}
+        {...(collector && { adviseOn: (name: string) => serviceNameAdvice(collector, name) })}
         onSubmit={async (name) => {
           const service = await createService.mutateAsync({ name });
           toast.success(`Service “${service.name}” created`);
