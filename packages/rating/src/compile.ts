@@ -23,7 +23,7 @@ interface CompiledRule {
   type: RuleType;
   cost: Decimal;
   /** The cost for the fast path; null when it is beyond its exponent range (then decimal.js prices). */
-  exactCost: ExactDecimal | null;
+  exactCost: Readonly<ExactDecimal> | null;
   /** CloudKitty keys groups by name, so that is the identity of a group here. */
   groupName: string;
   /** The group's position in RatingIndex.groupNames, for the fast path's per-group state. */
@@ -43,7 +43,7 @@ export interface CompiledMapping extends CompiledRule {
 export interface CompiledThreshold extends CompiledRule {
   kind: "threshold";
   level: Decimal;
-  exactLevel: ExactDecimal | null;
+  exactLevel: Readonly<ExactDecimal> | null;
 }
 
 export interface SlotLoss<R> {

@@ -127,9 +127,11 @@ const SMALL_DIGITS = 15;
  * Reads the plain ASCII decimal form `[+-]digits[.digits][e[+-]digits]` (also `5.` and `.5`), the
  * form rule costs and levels are stored in and volumes and metadata almost always have. Returns
  * null for anything else (Python's wider grammar, infinities, NaN) and for an exponent beyond
- * MAX_EXACT_EXPONENT: those take the decimal.js path.
+ * MAX_EXACT_EXPONENT: those take the decimal.js path. Leading and trailing zeros are dropped
+ * (`123.4560000000000000000000000000`, the validators' canonical form, is 123456e-3), which keeps
+ * most coefficients on the double side.
  */
-export function parseExactDecimal(text: string): ExactDecimal | null {
+export function parseExactDecimal(text: string): Readonly<ExactDecimal> | null {
   const length = text.length;
   let position = 0;
   let negative = false;
@@ -138,26 +140,18 @@ export function parseExactDecimal(text: string): ExactDecimal | null {
     negative = code === MINUS;
     position = 1;
   }
-  let coefficient = 0;
   const integerStart = position;
-  while (position < length && isDigit((code = text.charCodeAt(position)))) {
-    coefficient = coefficient * 10 + (code - DIGIT_0);
-    position += 1;
-  }
-  const integerEnd = position;
+  while (position < length && isDigit(text.charCodeAt(position))) position += 1;
+  let integerEnd = position;
   let fractionStart = position;
   let fractionEnd = position;
   if (position < length && text.charCodeAt(position) === DOT) {
     position += 1;
     fractionStart = position;
-    while (position < length && isDigit((code = text.charCodeAt(position)))) {
-      coefficient = coefficient * 10 + (code - DIGIT_0);
-      position += 1;
-    }
+    while (position < length && isDigit(text.charCodeAt(position))) position += 1;
     fractionEnd = position;
   }
-  const digitCount = integerEnd - integerStart + (fractionEnd - fractionStart);
-  if (digitCount === 0) return null;
+  if (integerEnd === integerStart && fractionEnd === fractionStart) return null;
   let exponent = 0;
   if (position < length) {
     code = text.charCodeAt(position);
@@ -180,11 +174,42 @@ export function parseExactDecimal(text: string): ExactDecimal | null {
     if (exponentNegative) exponent = -exponent;
   }
   exponent -= fractionEnd - fractionStart;
+  // The coefficient's digits are integer part then fraction: trailing zeros move to the exponent.
+  while (fractionEnd > fractionStart && text.charCodeAt(fractionEnd - 1) === DIGIT_0) {
+    fractionEnd -= 1;
+    exponent += 1;
+  }
+  if (fractionEnd === fractionStart) {
+    while (integerEnd > integerStart && text.charCodeAt(integerEnd - 1) === DIGIT_0) {
+      integerEnd -= 1;
+      exponent += 1;
+    }
+  }
+  let first = integerStart;
+  while (first < integerEnd && text.charCodeAt(first) === DIGIT_0) first += 1;
+  if (first === integerEnd) {
+    first = fractionStart;
+    while (first < fractionEnd && text.charCodeAt(first) === DIGIT_0) first += 1;
+    if (first === fractionEnd) return EXACT_ZERO;
+  }
   if (exponent > MAX_EXACT_EXPONENT || exponent < -MAX_EXACT_EXPONENT) return null;
-  if (digitCount <= SMALL_DIGITS) return parsed(negative ? -coefficient : coefficient, exponent);
-  const large = BigInt(
-    text.slice(integerStart, integerEnd) + text.slice(fractionStart, fractionEnd),
-  );
+  const digitCount =
+    first < integerEnd ? integerEnd - first + (fractionEnd - fractionStart) : fractionEnd - first;
+  if (digitCount <= SMALL_DIGITS) {
+    let coefficient = 0;
+    for (let at = first; at < integerEnd; at += 1) {
+      coefficient = coefficient * 10 + (text.charCodeAt(at) - DIGIT_0);
+    }
+    for (let at = Math.max(first, fractionStart); at < fractionEnd; at += 1) {
+      coefficient = coefficient * 10 + (text.charCodeAt(at) - DIGIT_0);
+    }
+    return parsed(negative ? -coefficient : coefficient, exponent);
+  }
+  const digits =
+    first < integerEnd
+      ? text.slice(first, integerEnd) + text.slice(fractionStart, fractionEnd)
+      : text.slice(first, fractionEnd);
+  const large = BigInt(digits);
   return parsed(negative ? -large : large, exponent);
 }
 
@@ -193,7 +218,7 @@ function isDigit(code: number): boolean {
 }
 
 /** An integer, exactly (a number that is an integer, a bigint). */
-export function exactInteger(value: number | bigint): ExactDecimal {
+export function exactInteger(value: number | bigint): Readonly<ExactDecimal> {
   return parsed(
     typeof value === "number" && !Number.isSafeInteger(value) ? BigInt(value) : value,
     0,
@@ -205,7 +230,7 @@ export function exactInteger(value: number | bigint): ExactDecimal {
  * 0.29999999999999998889776975..., not 0.3. Built from the IEEE-754 bits with BigInt so that no
  * float arithmetic is involved. Returns null for NaN and the infinities.
  */
-export function exactOfDouble(value: number): ExactDecimal | null {
+export function exactOfDouble(value: number): Readonly<ExactDecimal> | null {
   if (!Number.isFinite(value)) return null;
   if (Number.isSafeInteger(value)) return exactInteger(value);
   const view = new DataView(new ArrayBuffer(8));
@@ -236,7 +261,7 @@ export function exactOfDouble(value: number): ExactDecimal | null {
 }
 
 /** A finite decimal.js value, exactly; null when its exponent is out of the fast path's range. */
-export function exactOfDecimal(value: Decimal): ExactDecimal | null {
+export function exactOfDecimal(value: Decimal): Readonly<ExactDecimal> | null {
   if (!value.isFinite()) return null;
   return parseExactDecimal(value.toExponential());
 }

@@ -35,13 +35,13 @@ const plainDecimal: fc.Arbitrary<string> = fc
     return `${sign}${mantissa}${exponent === null ? "" : `e${exponent}`}`;
   });
 
-function exactOf(text: string): ExactDecimal {
+function exactOf(text: string): Readonly<ExactDecimal> {
   const value = parseExactDecimal(text);
   if (value === null) throw new Error(`not a plain decimal: ${text}`);
   return value;
 }
 
-function unrounded(value: ExactDecimal): Decimal {
+function unrounded(value: Readonly<ExactDecimal>): Decimal {
   return new Unrounded(decimalOfExact(value));
 }
 
@@ -70,6 +70,21 @@ describe("exact decimals", () => {
     expect(unrounded(exactOf("5.")).toFixed()).toBe("5");
     expect(unrounded(exactOf("-.5e1")).toFixed()).toBe("-5");
     expect(unrounded(exactOf("1e400")).eq("1e400")).toBe(true);
+    expect(parseExactDecimal("1e401")).toBeNull();
+    expect(parseExactDecimal("0e999")).toEqual(parseExactDecimal("0"));
+  });
+
+  it("move leading and trailing zeros out of the coefficient", () => {
+    // The validators' canonical volume: 28 fractional digits.
+    expect(exactOf("123.4560000000000000000000000000")).toMatchObject({
+      small: 123456,
+      large: null,
+      exponent: -3,
+    });
+    expect(exactOf("-0001000.000e2")).toMatchObject({ small: -1, large: null, exponent: 5 });
+    expect(exactOf("0.000000000000000000001234")).toMatchObject({ small: 1234, exponent: -24 });
+    expect(exactOf("-0.000")).toMatchObject({ small: 0, large: null, exponent: 0 });
+    expect(exactOf("1234567890123456789")).toMatchObject({ large: 1234567890123456789n });
   });
 
   it("multiply and add exactly, and say when CloudKitty would round", () => {
@@ -102,10 +117,13 @@ describe("exact decimals", () => {
     expect(multiplyInto(product, product, exactOf("1.2345"))).toBe(true);
     expect(product.large).not.toBeNull();
     expect(decimalOfExact(product).toFixed()).toBe("1881.560734600896");
-    // 10^28 needs 29 digits: CloudKitty rounds it (here without changing the value, but the
-    // fast path does not count trailing zeros and leaves such results to decimal.js).
-    const tenToThe = (power: number): ExactDecimal => exactOf(`1${"0".repeat(power)}`);
-    expect(multiplyInto(product, tenToThe(16), tenToThe(12))).toBe(false);
+    // 29 digits: CloudKitty rounds.
+    expect(multiplyInto(product, exactOf("99999999999999"), exactOf("999999999999999"))).toBe(
+      false,
+    );
+    // Parsing drops trailing zeros, so 10^16 × 10^12 is 1 × 10^28, not a 29-digit coefficient.
+    const tenToThe = (power: number): Readonly<ExactDecimal> => exactOf(`1${"0".repeat(power)}`);
+    expect(multiplyInto(product, tenToThe(16), tenToThe(12))).toBe(true);
     expect(multiplyInto(product, exactOf("99999999999999"), exactOf("9999999999999.9"))).toBe(true);
   });
 
