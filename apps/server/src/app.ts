@@ -130,6 +130,7 @@ export function createApp({
     ? {
         assets: sirv(config.consoleDir, { dev: false }),
         pages: sirv(config.consoleDir, { single: true, dev: false }),
+        notFoundPage: fs.readFileSync(path.join(config.consoleDir, "index.html")),
       }
     : undefined;
 
@@ -175,7 +176,20 @@ export function createApp({
       return docsAssets(req, res, notFound);
     }
     if (pathname === "/healthz") return sendJson(res, 200, { status: "ok" });
-    if (!consoleFiles || !isConsolePath(req.url!, pathname)) return notFound();
+    if (!consoleFiles || !isConsolePath(req.url!, pathname)) {
+      // A person who mistypes an address gets the console's own "Page not found" (still a 404);
+      // programs, which do not ask for HTML first, get the fault.
+      if (consoleFiles && wantsPage(req) && !NOT_A_CONSOLE_TARGET.test(req.url!)) {
+        res
+          .writeHead(404, {
+            "Content-Type": "text/html; charset=utf-8",
+            "Cache-Control": "no-cache",
+          })
+          .end(req.method === "HEAD" ? undefined : consoleFiles.notFoundPage);
+        return;
+      }
+      return notFound();
+    }
     if (req.method !== "GET" && req.method !== "HEAD") {
       return sendFault(res, 405, `The method ${req.method} is not allowed for this resource`, {
         Allow: "GET, HEAD",
@@ -294,6 +308,12 @@ function handlerReadsBody(req: IncomingMessage): boolean {
   if (/^\/v1(?:[/?#]|$)/.test(target)) return method !== "HEAD";
   if (/^\/(?:trpc|auth)\//.test(target)) return !["GET", "HEAD", "DELETE"].includes(method);
   return false;
+}
+
+/** A browser navigating: a GET or HEAD whose Accept puts HTML first. */
+function wantsPage(req: IncomingMessage): boolean {
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
+  return /^\s*text\/html/i.test(req.headers.accept ?? "");
 }
 
 /** The first path segments of the console's routes (apps/web/src/router.tsx). */

@@ -19,10 +19,12 @@ function failedLogin(server: TestServer, forwardedFor: string) {
   });
 }
 
-describe.each([
+const SETUPS: { trusted: boolean; env: Record<string, string> }[] = [
   { trusted: true, env: { TRUSTED_PROXIES: "loopback" } },
   { trusted: false, env: {} },
-])("behind a proxy (trusted: $trusted)", ({ trusted, env }) => {
+];
+
+describe.each(SETUPS)("behind a proxy (trusted: $trusted)", ({ trusted, env }) => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startServer({

@@ -7,10 +7,10 @@ import proxyaddr from "proxy-addr";
  * configured trusted proxies (TRUSTED_PROXIES): anyone else could claim any address or scheme.
  */
 export interface Forwarded {
-  clientAddress(req: IncomingMessage): string;
+  clientAddress: (req: IncomingMessage) => string;
   /** `https://ratecard.example.com`: the origin the client sees, for Location headers and cookies. */
-  origin(req: IncomingMessage): string;
-  isSecure(req: IncomingMessage): boolean;
+  origin: (req: IncomingMessage) => string;
+  isSecure: (req: IncomingMessage) => boolean;
 }
 
 function firstValue(header: string | string[] | undefined): string | undefined {
