@@ -16,6 +16,17 @@ export interface DecimalPrecision {
 // separators: optional surrounding spaces, sign, digits with an optional point, optional exponent.
 const DECIMAL_LITERAL = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
 
+/** 10^digits, built once per precision: decimal.js powers are slow for a per-value check. */
+const limits = new Map<number, Decimal>();
+function limitOf(integerDigits: number): Decimal {
+  let limit = limits.get(integerDigits);
+  if (!limit) {
+    limit = new ExactDecimal(10).pow(integerDigits);
+    limits.set(integerDigits, limit);
+  }
+  return limit;
+}
+
 export type DecimalParseResult = { ok: true; value: string } | { ok: false; reason: string };
 
 /**
@@ -42,7 +53,7 @@ export function parseDecimal(input: unknown, precision: DecimalPrecision): Decim
       reason: `More than ${precision.fractionDigits} fractional digits cannot be stored exactly.`,
     };
   }
-  if (value.abs().gte(new ExactDecimal(10).pow(precision.integerDigits))) {
+  if (value.abs().gte(limitOf(precision.integerDigits))) {
     return {
       ok: false,
       reason: `Out of range: at most ${precision.integerDigits} integer digits.`,

@@ -84,8 +84,12 @@ export class RuleSetCache {
     return this.#current;
   }
 
+  /**
+   * Drops the rule set after a call that may have written. A versioned cache needs no telling: it
+   * sees every commit itself, and the quote (a POST that writes nothing) must not cost a recompile.
+   */
   invalidate(): void {
-    this.#current = undefined;
+    if (!this.version) this.#current = undefined;
   }
 }
 
