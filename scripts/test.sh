@@ -13,3 +13,5 @@ echo "==> tests"
 pnpm test
 echo "==> Horizon's CloudKitty dashboard against Ratecard"
 pnpm --filter @ratecard/e2e test:horizon
+echo "==> the server benchmark, as a smoke run (figures are not a gate: see apps/bench/README.md)"
+pnpm --filter @ratecard/bench bench --quick
