@@ -515,23 +515,29 @@ describe.skipIf(!haveKeystone)(
     let server: TestServer;
     let member: string;
     let admin: string;
+    let reader: string;
 
     beforeAll(async () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-keystone-"));
       const metricsFile = path.join(dir, "metrics.yml");
       const policyFile = path.join(dir, "policy.yaml");
       fs.writeFileSync(metricsFile, METRICS_YML);
-      fs.writeFileSync(policyFile, '"info:get_config": "role:admin"\n');
-      const [started, memberToken, adminToken] = await Promise.all([
+      fs.writeFileSync(
+        policyFile,
+        '"info:get_config": "role:admin"\n"rating:module_config": "role:reader"\n',
+      );
+      const [started, memberToken, adminToken, readerToken] = await Promise.all([
         startServer({
           env: { ...keystoneEnv(KEYSTONE_URL), METRICS_FILE: metricsFile, POLICY_FILE: policyFile },
         }),
         userToken("demo-member"),
         userToken("rating-admin"),
+        userToken("demo-reader"),
       ]);
       server = started;
       member = memberToken.token;
       admin = adminToken.token;
+      reader = readerToken.token;
     });
     afterAll(async () => {
       await server?.stop();
@@ -545,6 +551,27 @@ describe.skipIf(!haveKeystone)(
     ])("answers a member's GET %s", async (infoPath) => {
       const answer = await call(server.baseUrl, member, { method: "GET", path: infoPath });
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    });
+
+    it("lets demo-reader read and write rules when the policy grants it rating:module_config", async () => {
+      const made = await call(server.baseUrl, reader, {
+        method: "POST",
+        path: "/v1/rating/module_config/hashmap/services",
+        body: { name: "granted-to-readers" },
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const listed = await call(server.baseUrl, reader, {
+        method: "GET",
+        path: "/v1/rating/module_config/hashmap/services",
+      });
+      expect(listed.status).toBe(200);
+      expect(JSON.stringify(listed.body)).toContain("granted-to-readers");
+      // Modules keep their own rules: the file did not grant those.
+      const modules = await call(server.baseUrl, reader, {
+        method: "GET",
+        path: "/v1/rating/modules",
+      });
+      expect(modules.status).toBe(403);
     });
 
     it("refuses the member /v1/info/config by the policy file, and lets an admin read it", async () => {
