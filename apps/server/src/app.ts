@@ -1,16 +1,16 @@
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import type { Duplex } from "node:stream";
-import { randomUUID } from "node:crypto";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
-import { pinoHttp } from "pino-http";
 import type { Logger } from "pino";
 import sirv from "sirv";
 import { allowAll, appRouter, createContextInner, RuleSetCache } from "@ratecard/api";
 import type { Database } from "@ratecard/db";
 import type { Policy } from "@ratecard/policy";
+import { createAccessLog, REQUEST_ID_HEADER, requestIdOf } from "./access-log.js";
 import type { Config } from "./config.js";
 import { createAuthEdge } from "./edge/auth-edge.js";
 import { createForwarded } from "./edge/forwarded.js";
@@ -27,7 +27,6 @@ import { normalizePath } from "./rest/routes.js";
 import { rawFaultResponse, sendFault, sendJson } from "./rest/faults.js";
 
 const require = createRequire(import.meta.url);
-const REQUEST_ID_HEADER = "x-openstack-request-id";
 
 export interface AppOptions {
   config: Config;
@@ -83,26 +82,9 @@ export function createApp({
       canManageAccounts: edge.mayManageAccounts(req),
       access: req.url?.startsWith("/trpc/") ? edge.rpcAccess(req) : allowAll,
     });
-  const logRequest = pinoHttp({
-    logger,
-    genReqId: (_req, res) => {
-      const id = `req-${randomUUID()}`;
-      res.setHeader(REQUEST_ID_HEADER, id);
-      return id;
-    },
-    customLogLevel: (_req, res, error) =>
-      error || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info",
-    serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({
-        id: req.id,
-        method: req.method,
-        url: req.url,
-      }),
-      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-    },
-  });
+  const logRequest = createAccessLog(logger);
   const onInternalError = (error: unknown, req: IncomingMessage) =>
-    (req as IncomingMessage & { log?: Logger }).log?.error({ err: error }, "request failed");
+    logger.error({ err: error, req: { id: requestIdOf(req) } }, "request failed");
 
   const rest = createRestHandler({
     router: appRouter,
