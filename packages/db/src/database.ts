@@ -68,10 +68,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await prisma.$queryRawUnsafe<{ synchronous: bigint | number }[]>("PRAGMA synchronous");
   const watcher = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
   const dataVersion = watcher.prepare("PRAGMA data_version").pluck();
-  let memo: number | undefined;
-  const forget = () => {
-    memo = undefined;
-  };
   return {
     prisma,
     url,
@@ -79,16 +75,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       journalMode: journal?.journal_mode ?? "unknown",
       synchronous: SYNCHRONOUS_NAMES[Number(sync?.synchronous)] ?? "unknown",
     },
-    dataVersion: () => {
-      // One look per turn of the event loop: every request read in this turn started before any
-      // commit that could land during it, and a client that saw a commit acknowledged asks again
-      // in a later turn.
-      if (memo === undefined) {
-        memo = dataVersion.get() as number;
-        setImmediate(forget);
-      }
-      return memo;
-    },
+    dataVersion: () => dataVersion.get() as number,
     close: async () => {
       watcher.close();
       await prisma.$disconnect();

@@ -99,7 +99,7 @@ export async function cliVersion(): Promise<string> {
   return `${result.stdout}${result.stderr}`.trim();
 }
 
-/** One request as the server logged it (pino-http's "request completed" lines). */
+/** One request as the server logged it (the access log's "request completed" lines). */
 export interface LoggedRequest {
   method: string;
   url: string;
