@@ -19,7 +19,7 @@ import { createSessionRoutes } from "./edge/session-routes.js";
 import type { IdentitySetup } from "./identity/strategies.js";
 import { DOCS_ASSETS_PREFIX, docsPageHtml } from "./docs-page.js";
 import { buildOpenApiDocument } from "./openapi.js";
-import { announcesBody, discardBody } from "./http-body.js";
+import { drainBody } from "./http-body.js";
 import { createRestHandler } from "./rest/compat.js";
 import { cacheableRpcProcedures, isCacheableRestRead } from "./snapshot/cacheable.js";
 import { createReadSnapshot, isPlainGet } from "./snapshot/read-snapshot.js";
@@ -79,8 +79,9 @@ export function createApp({
       ruleSets,
       metrics: config.metrics,
       actor: edge.actorOf(req),
-      canManageAccounts: edge.mayManageAccounts(req),
-      access: req.url?.startsWith("/trpc/") ? edge.rpcAccess(req) : allowAll,
+      ...(req.url?.startsWith("/trpc/")
+        ? { access: edge.rpcAccess(req), canManageAccounts: edge.mayManageAccounts(req) }
+        : { access: allowAll }),
     });
   const logRequest = createAccessLog(logger);
   const onInternalError = (error: unknown, req: IncomingMessage) =>
@@ -192,7 +193,7 @@ export function createApp({
     const answer = async () => {
       // Answering with a body still unread would close the connection on it, and the reset cuts
       // the answer off at the client.
-      if (announcesBody(req) && !handlerReadsBody(req)) await discardBody(req);
+      if (!handlerReadsBody(req)) await drainBody(req);
       if (res.destroyed || res.writableEnded) return;
       if (targetFault) return sendFault(res, 400, targetFault);
       // tRPC builds a fetch Request, which throws (a 500) on TRACE and TRACK; its clients use

@@ -17,3 +17,8 @@ export function discardBody(req: IncomingMessage): Promise<void> {
     req.resume();
   });
 }
+
+/** Reads the body to its end when the request announced one: call before any early answer. */
+export async function drainBody(req: IncomingMessage): Promise<void> {
+  if (announcesBody(req)) await discardBody(req);
+}

@@ -225,6 +225,18 @@ describe("the console's session", () => {
     expect(cookie).not.toMatch(/Secure/i);
   });
 
+  it("reads a sign-in that is not JSON to its end before refusing it", async () => {
+    const answer = await fetch(`${server.baseUrl}/auth/login`, {
+      method: "POST",
+      headers: { "Content-Type": "text/plain" },
+      body: "x".repeat(2 * 1024 * 1024),
+    });
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as any).faultstring).toBe(
+      "Send the credentials as application/json.",
+    );
+  });
+
   it("refuses a wrong password with a clear fault", async () => {
     const answer = await fetch(`${server.baseUrl}/auth/login`, {
       method: "POST",

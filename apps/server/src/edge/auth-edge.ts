@@ -8,7 +8,7 @@ import {
   type Authenticator,
   type Identity,
 } from "../identity/identity.js";
-import { announcesBody, discardBody } from "../http-body.js";
+import { drainBody } from "../http-body.js";
 import { FailedAttempts } from "./attempts.js";
 import {
   policyRefusal,
@@ -72,11 +72,6 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Refusals come before the body is read: read it first, or the answer is cut off. */
-async function drain(req: IncomingMessage): Promise<void> {
-  if (announcesBody(req)) await discardBody(req);
-}
-
 function headerValue(header: string | string[] | undefined): string | undefined {
   return Array.isArray(header) ? header[0] : header;
 }
@@ -120,7 +115,7 @@ export function createAuthEdge(options: AuthEdgeOptions) {
     const client = forwarded.clientAddress(req);
     const wait = await failures.retryAfterMs(client);
     if (wait > 0) {
-      await drain(req);
+      await drainBody(req);
       sendTooManyAttempts(res, wait);
       return null;
     }
@@ -131,7 +126,7 @@ export function createAuthEdge(options: AuthEdgeOptions) {
           : null;
     } catch (error) {
       if (error instanceof IdentityUnavailableError) {
-        await drain(req);
+        await drainBody(req);
         sendIdentityUnavailable(res);
         return null;
       }
@@ -166,13 +161,13 @@ export function createAuthEdge(options: AuthEdgeOptions) {
       const auth = await identify(req, res, false);
       if (!auth) return false;
       if (!auth.identity) {
-        await drain(req);
+        await drainBody(req);
         sendUnauthorized(res, options.wwwAuthenticate);
         return false;
       }
       for (const rule of restRules(method, path)) {
         if (!allows(auth.identity, rule)) {
-          await drain(req);
+          await drainBody(req);
           sendForbidden(res, rule);
           return false;
         }

@@ -8,7 +8,7 @@ import {
   type SignInProvider,
 } from "../identity/identity.js";
 import { faultBody, sendFault, sendJson } from "../rest/faults.js";
-import { announcesBody, discardBody } from "../http-body.js";
+import { drainBody } from "../http-body.js";
 import { FailedAttempts } from "./attempts.js";
 import { sendIdentityUnavailable, sendTooManyAttempts } from "./answers.js";
 import { csrfTokenFor, SESSION_COOKIE, type AuthEdge } from "./auth-edge.js";
@@ -80,7 +80,10 @@ export function createSessionRoutes(options: SessionRoutesOptions) {
 
   async function readSignIn(req: IncomingMessage) {
     const type = req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
-    if (type !== "application/json") return { error: "Send the credentials as application/json." };
+    if (type !== "application/json") {
+      await drainBody(req);
+      return { error: "Send the credentials as application/json." };
+    }
     let raw: string;
     try {
       raw = await getRawBody(req, { limit: LOGIN_BODY_LIMIT, encoding: "utf8" });
@@ -113,7 +116,7 @@ export function createSessionRoutes(options: SessionRoutesOptions) {
   async function login(req: IncomingMessage, res: ServerResponse) {
     const client = forwarded.clientAddress(req);
     const wait = signIn ? await loginFailures.retryAfterMs(client) : 0;
-    if ((!signIn || wait > 0) && announcesBody(req)) await discardBody(req);
+    if (!signIn || wait > 0) await drainBody(req);
     if (!signIn) return sendFault(res, 404, "This server needs no sign-in (AUTH_STRATEGY=noauth).");
     if (wait > 0) return sendTooManyAttempts(res, wait);
     const body = await readSignIn(req);

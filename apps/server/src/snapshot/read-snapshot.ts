@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { LRUCache } from "lru-cache";
+import { announcesBody } from "../http-body.js";
 
 // The read path: answers of GET requests kept as bytes, with their ETag, for as long as the database
 // has not changed. Sits between the edge (which has authenticated and authorized the request) and
@@ -45,9 +46,7 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 
 /** A GET that carries no body: its answer depends only on its URL and the data. */
 export function isPlainGet(req: IncomingMessage): boolean {
-  if (req.method !== "GET" || req.headers["transfer-encoding"] !== undefined) return false;
-  const length = req.headers["content-length"];
-  return length === undefined || length === "0";
+  return req.method === "GET" && !announcesBody(req);
 }
 
 export function createReadSnapshot(options: ReadSnapshotOptions) {
