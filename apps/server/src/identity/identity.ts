@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+
 /**
  * Who is making a request, as every authentication strategy reports it. The policy engine reads
  * `roles`, `projectId`, `userId`, `domainId`, `isAdmin` and `system` as oslo.policy reads a
@@ -55,4 +57,9 @@ export interface SignInProvider {
   signIn(input: SignInInput): Promise<{ token: string; identity: Identity } | null>;
   /** Ends the session the token stands for (revokes it). */
   signOut(token: string): Promise<void>;
+}
+
+/** What token caches keep as the key: a digest, so no raw token stays in memory longer than needed. */
+export function tokenCacheKey(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
 }

@@ -1,7 +1,11 @@
-import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { z } from "zod";
-import { IdentityUnavailableError, type Authenticator, type Identity } from "./identity.js";
+import {
+  IdentityUnavailableError,
+  tokenCacheKey,
+  type Authenticator,
+  type Identity,
+} from "./identity.js";
 
 export interface KeystoneOptions {
   /** Keystone's address, with or without `/v3` and trailing slashes. */
@@ -89,10 +93,6 @@ export function keystoneRoot(url: string): string {
     throw new Error(`Keystone URL must be http(s), got "${url}"`);
   }
   return root;
-}
-
-function tokenKey(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
 }
 
 function identityFromBody(body: unknown): Identity {
@@ -307,7 +307,7 @@ export function createKeystoneAuthenticator(options: KeystoneOptions): KeystoneA
   async function authenticate(rawToken: string): Promise<Identity | null> {
     const token = rawToken.trim();
     if (!TOKEN_SHAPE.test(token)) return null;
-    const key = tokenKey(token);
+    const key = tokenCacheKey(token);
     const cached = validated?.get(key);
     if (cached) {
       if (cached.expiresAt.getTime() > Date.now()) return cached;
@@ -375,14 +375,14 @@ export function createKeystoneAuthenticator(options: KeystoneOptions): KeystoneA
     if (!token) throw unexpected(response, "a sign-in (no X-Subject-Token)");
     const identity = identityFromBody(await readJson(response));
     // Keystone just vouched for it: the console's next request need not ask again.
-    remember(tokenKey(token), identity);
+    remember(tokenCacheKey(token), identity);
     return { token, identity };
   }
 
   async function signOut(rawToken: string): Promise<void> {
     const token = rawToken.trim();
     if (!TOKEN_SHAPE.test(token)) return;
-    remember(tokenKey(token), null);
+    remember(tokenCacheKey(token), null);
     try {
       // A user may revoke their own token: no service token needed.
       const response = await keystoneFetch("DELETE", "/auth/tokens", {

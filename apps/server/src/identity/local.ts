@@ -1,8 +1,7 @@
-import { createHash } from "node:crypto";
 import { authenticateToken } from "@ratecard/accounts";
 import type { PrismaClient } from "@ratecard/db";
 import { LRUCache } from "lru-cache";
-import type { Authenticator, Identity } from "./identity.js";
+import { tokenCacheKey, type Authenticator, type Identity } from "./identity.js";
 
 /** A token's verdict is asked of the database again at least this often (keeps lastUsedAt fresh). */
 const RECHECK_MS = 60_000;
@@ -51,7 +50,7 @@ export function createLocalAuthenticator(
   return {
     strategy: "local",
     async authenticate(token: string): Promise<Identity | null> {
-      const key = createHash("sha256").update(token).digest("base64url");
+      const key = tokenCacheKey(token);
       const version = options.version();
       const kept = verdicts.get(key);
       if (kept && kept.version === version) {
