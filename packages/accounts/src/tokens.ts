@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { isForeignKeyViolation, type PrismaClient } from "@ratecard/db";
+import { isForeignKeyViolation, type Prisma, type PrismaClient } from "@ratecard/db";
 import { AccountError } from "./errors.js";
 import { type LocalRole, type LocalUser } from "./users.js";
 
@@ -53,18 +53,8 @@ const tokenSelect = {
   user: { select: { name: true } },
 } as const;
 
-type TokenRow = {
-  id: string;
-  userId: string;
-  kind: string;
-  name: string | null;
-  prefix: string;
-  createdAt: Date;
-  expiresAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-  user: { name: string };
-};
+/** A row as `tokenSelect` reads it. */
+type TokenRow = Prisma.LocalTokenGetPayload<{ select: typeof tokenSelect }>;
 
 function toTokenSummary({ user, kind, ...row }: TokenRow): TokenSummary {
   // The database's CHECK keeps `kind` to the two kinds.
