@@ -3,7 +3,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { Dialog } from "radix-ui";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { useForm, type UseFormRegisterReturn } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
 import { ApiTokenTable } from "../components/ApiTokens";
@@ -259,22 +259,11 @@ function CreateUserDialog({
                 </select>
               )}
             </FormField>
-            <FormField
+            <NewPasswordField
               label="Password"
-              required
               error={errors.password?.message}
-              hint={PASSWORD_HINT}
-            >
-              {(a11y) => (
-                <input
-                  {...a11y}
-                  {...form.register("password")}
-                  type="password"
-                  className="input"
-                  autoComplete="new-password"
-                />
-              )}
-            </FormField>
+              registration={form.register("password")}
+            />
             <div className="dialog-actions">
               <Dialog.Close className="button" type="button">
                 Cancel
@@ -287,6 +276,31 @@ function CreateUserDialog({
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  );
+}
+
+/** A password being set (a new user's, or a reset): the policy hint and the browser's new-password. */
+function NewPasswordField({
+  label,
+  error,
+  registration,
+}: {
+  label: string;
+  error: string | undefined;
+  registration: UseFormRegisterReturn;
+}) {
+  return (
+    <FormField label={label} required error={error} hint={PASSWORD_HINT}>
+      {(a11y) => (
+        <input
+          {...a11y}
+          {...registration}
+          type="password"
+          className="input"
+          autoComplete="new-password"
+        />
+      )}
+    </FormField>
   );
 }
 
@@ -317,22 +331,11 @@ function ResetPasswordDialog({ user, onClose }: { user: AccountUser; onClose: ()
             The old password stops working at once.
           </Dialog.Description>
           <form onSubmit={(event) => void submit(event)} noValidate>
-            <FormField
+            <NewPasswordField
               label="New password"
-              required
               error={errors.password?.message}
-              hint={PASSWORD_HINT}
-            >
-              {(a11y) => (
-                <input
-                  {...a11y}
-                  {...form.register("password")}
-                  type="password"
-                  className="input"
-                  autoComplete="new-password"
-                />
-              )}
-            </FormField>
+              registration={form.register("password")}
+            />
             <div className="dialog-actions">
               <Dialog.Close className="button" type="button">
                 Cancel
