@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
 import { ADMIN_PASSWORD, KEYSTONE_URL, SHORT_SESSION_SECONDS } from "./tests/auth/accounts.js";
+import { debianChromium } from "./chromium.js";
 
 // The real built server (apps/server/dist) serving the real built console (apps/web/dist), on a
 // fresh SQLite file per run: one without authentication for the journeys, one with local accounts
@@ -63,20 +64,7 @@ export default defineConfig({
     viewport: { width: 1366, height: 900 },
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
-    launchOptions: {
-      // Debian's Chromium (apt-get install chromium): Playwright's own browser download is not reachable.
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    },
+    launchOptions: debianChromium,
   },
   projects: [
     // Runs first, on the empty database: empty states and the server-down state.

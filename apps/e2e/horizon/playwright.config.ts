@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { debianChromium } from "../chromium.js";
 
 // Horizon's CloudKitty dashboard (Debian openstack-dashboard + python3-cloudkitty-dashboard) against
 // Ratecard behind a real Keystone: global-setup.ts starts Keystone and Horizon
@@ -24,19 +25,6 @@ export default defineConfig({
     viewport: { width: 1366, height: 900 },
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
-    launchOptions: {
-      // Debian's Chromium, as in ../playwright.config.ts (whose module creates its databases on load).
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    },
+    launchOptions: debianChromium,
   },
 });
