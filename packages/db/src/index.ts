@@ -1,6 +1,12 @@
 export { openDatabase, type Database, type DatabaseOptions, type Durability } from "./database.js";
 export { DatabaseTooNewError, migrateDatabase } from "./migrate.js";
 export { isUniqueViolation, isForeignKeyViolation } from "./errors.js";
+export {
+  insertMapping,
+  insertThreshold,
+  type NewMapping,
+  type NewThreshold,
+} from "./rule-writes.js";
 export type { PrismaClient, Prisma } from "./generated/prisma/client.js";
 export type {
   Service as ServiceRow,

@@ -1,4 +1,6 @@
 import {
+  insertMapping,
+  insertThreshold,
   isForeignKeyViolation,
   isUniqueViolation,
   type Prisma,
@@ -216,7 +218,7 @@ export async function createMapping(
   // (missingRuleReference), so a create is one statement.
   const rule = { ...createdRuleAttributes(parent, input), value };
   const row = await writeRule(
-    () => prisma.mapping.create({ data: rule }),
+    () => insertMapping(prisma, rule),
     () => mappingConflict(prisma, rule),
     () => missingRuleReference(prisma, rule),
   );
@@ -303,7 +305,7 @@ export async function createThreshold(
   // (missingRuleReference), so a create is one statement.
   const rule = { ...createdRuleAttributes(parent, input), level: input.level };
   const row = await writeRule(
-    () => prisma.threshold.create({ data: rule }),
+    () => insertThreshold(prisma, rule),
     () => thresholdConflict(prisma, rule),
     () => missingRuleReference(prisma, rule),
   );
