@@ -1,9 +1,24 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AnyRouter } from "@trpc/server";
+import {
+  callTRPCProcedure,
+  getTRPCErrorFromUnknown,
+  type AnyProcedure,
+  type AnyRouter,
+} from "@trpc/server";
 import { isLosslessNumber, parse as parseJsonLosslessly } from "lossless-json";
 import getRawBody from "raw-body";
-import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
-import type { Context, RestOutcome } from "@ratecard/api";
+import {
+  coerceSchema,
+  getInputOutputParsers,
+  instanceofZodTypeLikeVoid,
+  instanceofZodTypeObject,
+  instanceofZodTypeOptional,
+  TRPC_ERROR_CODE_HTTP_STATUS,
+  unwrapZodType,
+  zodSupportsCoerce,
+} from "trpc-to-openapi";
+import { ZodArray } from "zod/v4";
+import type { Context } from "@ratecard/api";
 import { announcesBody, discardBody } from "../http-body.js";
 import { describeValidationIssue, HttpFault, sendFault, type ValidationIssue } from "./faults.js";
 import {
@@ -24,12 +39,6 @@ const DECIMAL_KEYS = new Set(["cost", "level", "volume"]);
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 type JsonObject = Record<string, unknown>;
-
-interface RestRequest extends IncomingMessage {
-  body?: unknown;
-  query?: Record<string, string>;
-  originalUrl?: string;
-}
 
 interface ResolvedRoute {
   route: RestRoute;
@@ -275,73 +284,126 @@ function mergeGetBodyArguments(
   }
 }
 
-interface CapturedResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string | undefined;
-}
-
-/** Runs the trpc-to-openapi handler against a stand-in response, so its answer can be reshaped. */
-function captureResponse(
-  handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<CapturedResponse> {
-  return new Promise((resolve, reject) => {
-    const captured: CapturedResponse = { status: 200, headers: {}, body: undefined };
-    const standIn = {
-      get statusCode() {
-        return captured.status;
-      },
-      set statusCode(status: number) {
-        captured.status = status;
-      },
-      get writableEnded() {
-        return res.writableEnded;
-      },
-      setHeader(name: string, value: string) {
-        captured.headers[name] = value;
-      },
-      once: res.once.bind(res),
-      off: res.off.bind(res),
-      end(body?: string) {
-        captured.body = body;
-        resolve(captured);
-      },
+/** A procedure's answer, or its failure as trpc-to-openapi's error body would carry it. */
+type CallOutcome =
+  | { ok: true; data: unknown }
+  | {
+      ok: false;
+      status: number;
+      message: string;
+      issue: ValidationIssue | undefined;
+      /** What to log when the failure is the server's own. */
+      internal?: unknown;
     };
-    handler(req, standIn as unknown as ServerResponse).catch(reject);
-  });
+
+interface Dispatch {
+  procedure: AnyProcedure;
+  /** An object input's schema, coerced on first use as trpc-to-openapi does; null for void. */
+  objectInput: { shape: Record<string, unknown> } | null;
+  voidInput: boolean;
+  arrayKeys: string[];
+  coerced: boolean;
 }
 
-interface OpenApiErrorBody {
-  message?: string;
-  code?: string;
-  issues?: ValidationIssue[];
+/**
+ * What trpc-to-openapi's node handler does between routing and answering, without its per-request
+ * fetch `Request`, AbortController, URL parses and caller proxy: the same input (query values that
+ * are empty strings dropped, a lone value of an array argument wrapped, path parameters on top),
+ * the same schema coercion, the procedure called as its caller would, and the same error status
+ * and message (TRPC_ERROR_CODE_HTTP_STATUS; "Input validation failed" with zod's issues).
+ */
+function createDispatcher(router: AnyRouter) {
+  const dispatches = new Map<string, Dispatch>();
+  function dispatchOf(route: RestRoute): Dispatch {
+    let dispatch = dispatches.get(route.procedurePath);
+    if (!dispatch) {
+      const procedure = (router._def.procedures as Record<string, AnyProcedure>)[
+        route.procedurePath
+      ]!;
+      const { inputParser } = getInputOutputParsers(procedure as never);
+      const unwrapped: unknown = unwrapZodType(inputParser, true);
+      const objectInput = instanceofZodTypeObject(unwrapped as never)
+        ? (unwrapped as { shape: Record<string, unknown> })
+        : null;
+      dispatch = {
+        procedure,
+        objectInput,
+        voidInput: instanceofZodTypeLikeVoid(unwrapped as never),
+        arrayKeys: Object.entries(objectInput?.shape ?? {})
+          .filter(
+            ([, shape]) =>
+              shape instanceof ZodArray ||
+              (instanceofZodTypeOptional(shape as never) &&
+                (shape as { unwrap: () => unknown }).unwrap() instanceof ZodArray),
+          )
+          .map(([key]) => key),
+        coerced: false,
+      };
+      dispatches.set(route.procedurePath, dispatch);
+    }
+    return dispatch;
+  }
+
+  return async function call(
+    route: RestRoute,
+    path: string,
+    query: Record<string, string>,
+    body: JsonObject | undefined,
+    ctx: Context,
+  ): Promise<CallOutcome> {
+    const dispatch = dispatchOf(route);
+    let input: Record<string, unknown> | undefined;
+    if (!dispatch.voidInput) {
+      const pathInput = route.pattern.exec(path)?.slice(1) ?? [];
+      if (route.inputSource === "body") {
+        input = { ...(body ?? {}) };
+      } else {
+        input = {};
+        for (const [key, value] of Object.entries(query)) if (value) input[key] = value;
+        for (const key of dispatch.arrayKeys)
+          if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
+      }
+      route.pathParams.forEach((param, index) => (input![param] = pathInput[index]));
+    }
+    if (zodSupportsCoerce && dispatch.objectInput && !dispatch.coerced) {
+      coerceSchema(dispatch.objectInput as never);
+      dispatch.coerced = true;
+    }
+    try {
+      const data: unknown = await callTRPCProcedure({
+        router,
+        path: route.procedurePath,
+        getRawInput: () => Promise.resolve(input),
+        ctx,
+        type: dispatch.procedure._def.type,
+        signal: undefined,
+        batchIndex: 0,
+      });
+      return { ok: true, data };
+    } catch (cause) {
+      const error = getTRPCErrorFromUnknown(cause);
+      const validation =
+        error.code === "BAD_REQUEST" &&
+        error.cause instanceof Error &&
+        error.cause.name === "ZodError";
+      return {
+        ok: false,
+        status: (TRPC_ERROR_CODE_HTTP_STATUS as Record<string, number>)[error.code] ?? 500,
+        message: validation ? "Input validation failed" : error.message,
+        issue: validation
+          ? (error.cause as unknown as { issues: ValidationIssue[] }).issues[0]
+          : undefined,
+        ...(error.code === "INTERNAL_SERVER_ERROR" && { internal: error.cause ?? error }),
+      };
+    }
+  };
 }
 
 export function createRestHandler(options: RestHandlerOptions) {
   const routes = collectRestRoutes(options.router);
-  const outcomes = new WeakMap<IncomingMessage, RestOutcome>();
-  const openApiHandler = createOpenApiNodeHttpHandler({
-    router: options.router,
-    createContext: ({ req }: { req: IncomingMessage }) => {
-      const context = options.createContext(req);
-      outcomes.set(req, context.rest);
-      return context;
-    },
-    onError: ({
-      error,
-      req,
-    }: {
-      error: { code: string; cause?: unknown };
-      req: IncomingMessage;
-    }) => {
-      if (error.code === "INTERNAL_SERVER_ERROR")
-        options.onInternalError(error.cause ?? error, req);
-    },
-  }) as unknown as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  const call = createDispatcher(options.router);
 
-  return async function handleRest(req: RestRequest, res: ServerResponse): Promise<void> {
+  return async function handleRest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = (req.method ?? "GET").toUpperCase();
     let input: unknown;
     let route: RestRoute | undefined;
@@ -378,24 +440,19 @@ export function createRestHandler(options: RestHandlerOptions) {
         }
       }
       input = route.inputSource === "query" ? query : (body ?? {});
-      req.originalUrl = req.url;
-      req.url = path;
-      req.query = query;
-      req.body = route.inputSource === "body" ? (body ?? {}) : undefined;
-      req.headers["content-type"] = "application/json";
-      const answer = await captureResponse(openApiHandler, req, res);
-      if (answer.status >= 400) {
-        const error = JSON.parse(answer.body ?? "{}") as OpenApiErrorBody;
-        const issue = error.issues?.[0];
-        const message = issue
-          ? describeValidationIssue(issue, input, route.inputSource, route.bodyName)
+      const context = options.createContext(req);
+      const answer = await call(route, path, query, body, context);
+      if (!answer.ok) {
+        if (answer.internal !== undefined) options.onInternalError(answer.internal, req);
+        const message = answer.issue
+          ? describeValidationIssue(answer.issue, input, route.inputSource, route.bodyName)
           : answer.status >= 500
             ? "Internal server error"
-            : (error.message ?? "Request failed");
+            : answer.message;
         sendFault(res, answer.status, message);
         return;
       }
-      const outcome = outcomes.get(req) ?? {};
+      const outcome = context.rest;
       if (outcome.status === 204) {
         res.writeHead(204).end();
         return;
@@ -405,10 +462,9 @@ export function createRestHandler(options: RestHandlerOptions) {
         headers.Location = `${options.origin(req)}${path}/${outcome.createdId}`;
       }
       // A decimal string's JSON text, unquoted, is the exact JSON number.
-      const payload = route.decimalAsJsonNumber
-        ? (JSON.parse(answer.body ?? '"0"') as string)
-        : answer.body;
-      res.writeHead(outcome.status ?? answer.status, headers).end(payload);
+      const text = JSON.stringify(answer.data) as string | undefined;
+      const payload = route.decimalAsJsonNumber ? (JSON.parse(text ?? '"0"') as string) : text;
+      res.writeHead(outcome.status ?? 200, headers).end(payload);
     } catch (error) {
       // A fault found before the body was read (a repeated query argument, say) is still answered
       // after it, or closing the connection would reset it and cut the answer off. Not so for a

@@ -3,6 +3,8 @@ import type { RatecardMeta } from "@ratecard/api";
 
 /** One REST route of the router, as declared in a procedure's `meta.openapi`. */
 export interface RestRoute {
+  /** The procedure's path in the router (`hashmap.mappings.create`). */
+  procedurePath: string;
   method: string;
   template: string;
   pattern: RegExp;
@@ -44,7 +46,7 @@ function inputNames(schema: InputSchema | undefined): Set<string> {
 
 export function collectRestRoutes(router: AnyRouter): RestRoute[] {
   const routes: RestRoute[] = [];
-  for (const procedure of Object.values(
+  for (const [procedurePath, procedure] of Object.entries(
     router._def.procedures as Record<
       string,
       { _def: { meta?: RatecardMeta; inputs: InputSchema[] } }
@@ -55,6 +57,7 @@ export function collectRestRoutes(router: AnyRouter): RestRoute[] {
     const { method, path } = meta.openapi;
     const item = /^(.*)\/\{(\w+)\}$/.exec(path);
     routes.push({
+      procedurePath,
       method,
       template: path,
       pattern: templatePattern(path),
