@@ -23,6 +23,7 @@ import { drainBody } from "./http-body.js";
 import { createRestHandler } from "./rest/compat.js";
 import { cacheableRpcProcedures, isCacheableRestRead } from "./snapshot/cacheable.js";
 import { createReadSnapshot, isPlainGet } from "./snapshot/read-snapshot.js";
+import { createRequestVersions } from "./snapshot/request-version.js";
 import { normalizePath } from "./rest/routes.js";
 import { rawFaultResponse, sendFault, sendJson } from "./rest/faults.js";
 
@@ -53,7 +54,9 @@ export function createApp({
     >,
   );
   const forwarded = createForwarded(config.trustedProxies);
+  const dataVersionOf = createRequestVersions(database.dataVersion);
   const edge = createAuthEdge({
+    dataVersionOf,
     authenticator: identity.authenticator,
     policy,
     forwarded,
@@ -128,7 +131,7 @@ export function createApp({
       const path = normalizePath(pathname);
       if (!(await edge.guardRest(req, res, method, path))) return;
       if (isPlainGet(req) && isCacheableRestRead(path)) {
-        if (snapshot.serve(req.url!, req, res)) return;
+        if (snapshot.serve(req.url!, dataVersionOf(req), req, res)) return;
         snapshot.record(req.url!, req, res);
       }
       return rest(req, res);
@@ -144,7 +147,7 @@ export function createApp({
       if (!(await edge.identify(req, res, true))) return;
       const procedures = isPlainGet(req) ? cacheableRpcProcedures(pathname) : null;
       if (procedures && edge.rpcAllowsAll(req, procedures)) {
-        if (snapshot.serve(req.url!, req, res)) return;
+        if (snapshot.serve(req.url!, dataVersionOf(req), req, res)) return;
         snapshot.record(req.url!, req, res);
       }
       return rpc(req, res);

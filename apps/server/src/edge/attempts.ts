@@ -7,6 +7,8 @@ import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
  */
 export class FailedAttempts {
   private readonly limiter: RateLimiterMemory;
+  /** When a failure was last recorded: while none is recent, no client can be over its budget. */
+  private lastFailureAt = -Infinity;
 
   constructor(private readonly perMinute: number) {
     this.limiter = new RateLimiterMemory({ points: perMinute, duration: 60 });
@@ -14,11 +16,13 @@ export class FailedAttempts {
 
   /** Milliseconds until this client may try again, or 0 when it may try now. */
   async retryAfterMs(client: string): Promise<number> {
+    if (performance.now() - this.lastFailureAt > 60_000) return 0;
     const state = await this.limiter.get(client);
     return state && state.consumedPoints >= this.perMinute ? state.msBeforeNext : 0;
   }
 
   async record(client: string): Promise<void> {
+    this.lastFailureAt = performance.now();
     try {
       await this.limiter.consume(client);
     } catch (error) {

@@ -44,6 +44,8 @@ export interface AuthEdgeOptions {
   forwarded: Forwarded;
   wwwAuthenticate: string;
   authFailuresPerMinute: number;
+  /** The database's version as this request sees it (one look per request). */
+  dataVersionOf: (req: IncomingMessage) => number;
 }
 
 /** oslo.policy's view of an identity, with the credential names CloudKitty's rules use. */
@@ -122,7 +124,9 @@ export function createAuthEdge(options: AuthEdgeOptions) {
     try {
       auth.identity =
         token.length <= MAX_TOKEN_LENGTH && TOKEN_SHAPE.test(token)
-          ? await authenticator.authenticate(token)
+          ? await authenticator.authenticate(token, {
+              dataVersion: () => options.dataVersionOf(req),
+            })
           : null;
     } catch (error) {
       if (error instanceof IdentityUnavailableError) {
@@ -140,8 +144,18 @@ export function createAuthEdge(options: AuthEdgeOptions) {
     return auth;
   }
 
+  // Strategies hand out the same Identity object while its verdict is kept, and the policy is fixed
+  // at start: a rule's verdict for an identity is decided once.
+  const verdicts = new WeakMap<Identity, Map<string, boolean>>();
   function allows(identity: Identity, rule: string): boolean {
-    return policy.enforce(rule, credentialsOf(identity), {});
+    let decided = verdicts.get(identity);
+    if (!decided) verdicts.set(identity, (decided = new Map<string, boolean>()));
+    let allowed = decided.get(rule);
+    if (allowed === undefined) {
+      allowed = policy.enforce(rule, credentialsOf(identity), {});
+      decided.set(rule, allowed);
+    }
+    return allowed;
   }
 
   return {

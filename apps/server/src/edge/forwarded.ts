@@ -30,7 +30,10 @@ export function createForwarded(trustedProxies: string[]): Forwarded {
     return Boolean((req.socket as TLSSocket).encrypted);
   };
   return {
-    clientAddress: (req) => proxyaddr(req, trust),
+    // Without trusted proxies the peer is the client: proxy-addr would parse X-Forwarded-For only
+    // to discard it.
+    clientAddress: (req) =>
+      trustedProxies.length > 0 ? proxyaddr(req, trust) : (req.socket.remoteAddress ?? ""),
     isSecure,
     origin(req) {
       const host =

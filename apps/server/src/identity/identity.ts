@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 /**
  * Who is making a request, as every authentication strategy reports it. The policy engine reads
@@ -25,6 +25,15 @@ export interface Identity {
   expiresAt: Date;
 }
 
+/**
+ * What the request being authenticated has already read: strategies that keep verdicts while the
+ * database is unchanged compare with the version the whole request is served at (one look per
+ * request, shared with the read snapshot) instead of looking again.
+ */
+export interface RequestView {
+  dataVersion(): number;
+}
+
 /** A token could not be checked because the identity service cannot be reached: answer 503. */
 export class IdentityUnavailableError extends Error {}
 
@@ -36,7 +45,7 @@ export class IdentityUnavailableError extends Error {}
  */
 export interface Authenticator {
   readonly strategy: Identity["strategy"];
-  authenticate(token: string): Promise<Identity | null>;
+  authenticate(token: string, request?: RequestView): Promise<Identity | null>;
   /** Releases timers and connections on shutdown. */
   close?(): Promise<void> | void;
 }
@@ -61,5 +70,5 @@ export interface SignInProvider {
 
 /** What token caches keep as the key: a digest, so no raw token stays in memory longer than needed. */
 export function tokenCacheKey(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
+  return hash("sha256", token, "hex");
 }

@@ -1,7 +1,7 @@
 import { authenticateToken } from "@ratecard/accounts";
 import type { PrismaClient } from "@ratecard/db";
 import { LRUCache } from "lru-cache";
-import { tokenCacheKey, type Authenticator, type Identity } from "./identity.js";
+import { tokenCacheKey, type Authenticator, type Identity, type RequestView } from "./identity.js";
 
 /** A token's verdict is asked of the database again at least this often (keeps lastUsedAt fresh). */
 const RECHECK_MS = 60_000;
@@ -49,9 +49,9 @@ export function createLocalAuthenticator(
 
   return {
     strategy: "local",
-    async authenticate(token: string): Promise<Identity | null> {
+    async authenticate(token: string, request?: RequestView): Promise<Identity | null> {
       const key = tokenCacheKey(token);
-      const version = options.version();
+      const version = request ? request.dataVersion() : options.version();
       const kept = verdicts.get(key);
       if (kept && kept.version === version) {
         if (!kept.identity || kept.identity.expiresAt.getTime() > Date.now()) return kept.identity;

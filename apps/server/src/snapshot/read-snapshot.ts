@@ -10,6 +10,7 @@ import { announcesBody } from "../http-body.js";
 
 interface Answer {
   version: number;
+  /** The kept headers with this answer's ETag and Content-Length, built once. */
   headers: OutgoingHttpHeaders;
   body: Buffer;
   etag: string;
@@ -61,22 +62,16 @@ export function createReadSnapshot(options: ReadSnapshotOptions) {
       res.writeHead(304, { ETag: answer.etag }).end();
       return;
     }
-    res
-      .writeHead(200, {
-        ...answer.headers,
-        ETag: answer.etag,
-        "Content-Length": answer.body.length,
-      })
-      .end(answer.body);
+    res.writeHead(200, answer.headers).end(answer.body);
   }
 
   return {
-    /** Answers from the snapshot when it holds `key` at the current version. */
-    serve(key: string, req: IncomingMessage, res: ServerResponse): boolean {
+    /** Answers from the snapshot when it holds `key` at `version`, the version the request sees. */
+    serve(key: string, version: number, req: IncomingMessage, res: ServerResponse): boolean {
       if (options.maxBytes === 0) return false;
       const answer = answers.get(key);
       if (!answer) return false;
-      if (answer.version !== options.version()) {
+      if (answer.version !== version) {
         answers.delete(key);
         return false;
       }
@@ -126,7 +121,10 @@ export function createReadSnapshot(options: ReadSnapshotOptions) {
           for (const [name, value] of Object.entries(headers))
             if (!PER_REQUEST_HEADERS.has(name.toLowerCase()) && value !== undefined)
               kept[name] = value;
-          const answer: Answer = { version, headers: kept, body, etag: entityTag(body) };
+          const etag = entityTag(body);
+          kept.ETag = etag;
+          kept["Content-Length"] = body.length;
+          const answer: Answer = { version, headers: kept, body, etag };
           answers.set(key, answer);
           send(req, res, answer);
           return res;
