@@ -14,7 +14,11 @@ const requestIds = new WeakMap<IncomingMessage, string>();
  * one listener and one pino call per request; it records the method, URL, status and time, never
  * headers or bodies, so no token or password can reach it.
  */
-export function createAccessLog(logger: Logger) {
+export function createAccessLog(
+  logger: Logger,
+  /** Also told of every answered request (the Prometheus metrics), from the same listener. */
+  onAnswered?: (method: string, url: string, status: number, seconds: number) => void,
+) {
   return function logRequest(req: IncomingMessage, res: ServerResponse): void {
     const id = `req-${randomUUID()}`;
     const started = performance.now();
@@ -24,6 +28,9 @@ export function createAccessLog(logger: Logger) {
     res.setHeader(REQUEST_ID_HEADER, id);
     res.once("close", () => {
       const status = res.statusCode;
+      const elapsed = performance.now() - started;
+      if (onAnswered && res.writableFinished)
+        onAnswered(method ?? "GET", url ?? "/", status, elapsed / 1000);
       const level =
         status >= 500 ? "error" : status >= 400 || !res.writableFinished ? "warn" : "info";
       if (!logger.isLevelEnabled(level)) return;
@@ -31,7 +38,7 @@ export function createAccessLog(logger: Logger) {
         {
           req: { id, method, url },
           res: { status },
-          responseTime: Math.round(performance.now() - started),
+          responseTime: Math.round(elapsed),
         },
         res.writableFinished ? "request completed" : "request aborted",
       );

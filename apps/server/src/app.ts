@@ -7,10 +7,19 @@ import type { Duplex } from "node:stream";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { Logger } from "pino";
 import sirv from "sirv";
-import { allowAll, appRouter, createContextInner, RuleSetCache } from "@ratecard/api";
+import {
+  allowAll,
+  appRouter,
+  countRatingObjects,
+  createContextInner,
+  RuleSetCache,
+} from "@ratecard/api";
 import type { Database } from "@ratecard/db";
 import type { Policy } from "@ratecard/policy";
 import { createAccessLog, REQUEST_ID_HEADER, requestIdOf } from "./access-log.js";
+import { createReadinessCheck } from "./operations/health.js";
+import { createServerMetrics } from "./operations/prometheus.js";
+import { createRouteLabels } from "./operations/route-labels.js";
 import type { Config } from "./config.js";
 import { createAuthEdge } from "./edge/auth-edge.js";
 import { createForwarded } from "./edge/forwarded.js";
@@ -24,7 +33,7 @@ import { createRestHandler } from "./rest/compat.js";
 import { cacheableRpcProcedures, isCacheableRestRead } from "./snapshot/cacheable.js";
 import { createReadSnapshot, isPlainGet } from "./snapshot/read-snapshot.js";
 import { createRequestVersions } from "./snapshot/request-version.js";
-import { normalizePath } from "./rest/routes.js";
+import { collectRestRoutes, normalizePath } from "./rest/routes.js";
 import { rawFaultResponse, sendFault, sendJson } from "./rest/faults.js";
 
 const require = createRequire(import.meta.url);
@@ -86,7 +95,18 @@ export function createApp({
         ? { access: edge.rpcAccess(req), canManageAccounts: edge.mayManageAccounts(req) }
         : { access: allowAll }),
     });
-  const logRequest = createAccessLog(logger);
+  const readiness = createReadinessCheck(database.prisma);
+  const routeLabel = createRouteLabels(
+    collectRestRoutes(appRouter),
+    new Set(Object.keys(appRouter._def.procedures)),
+  );
+  const serverMetrics = createServerMetrics({
+    snapshot: snapshot.stats,
+    ruleCounts: () => countRatingObjects(database.prisma),
+  });
+  const logRequest = createAccessLog(logger, (method, url, status, seconds) =>
+    serverMetrics.record(method, routeLabel(url.split("?", 1)[0]!), status, seconds),
+  );
   const onInternalError = (error: unknown, req: IncomingMessage) =>
     logger.error({ err: error, req: { id: requestIdOf(req) } }, "request failed");
 
@@ -162,6 +182,19 @@ export function createApp({
       return docsAssets(req, res, notFound);
     }
     if (pathname === "/healthz") return sendJson(res, 200, { status: "ok" });
+    if (pathname === "/readyz") {
+      const state = await readiness();
+      return sendJson(res, state.ready ? 200 : 503, {
+        status: state.ready ? "ready" : "not ready",
+        ...state,
+      });
+    }
+    if (pathname === "/metrics") {
+      res
+        .writeHead(200, { "Content-Type": serverMetrics.contentType, "Cache-Control": "no-store" })
+        .end(await serverMetrics.render());
+      return;
+    }
     if (!consoleFiles || !isConsolePath(req.url!, pathname)) {
       // A person who mistypes an address gets the console's own "Page not found" (still a 404);
       // programs, which do not ask for HTML first, get the fault.

@@ -11,3 +11,4 @@ export {
   type RestOutcome,
 } from "./trpc.js";
 export { RuleSetCache } from "./domain/rating.js";
+export { countRatingObjects } from "./domain/console.js";

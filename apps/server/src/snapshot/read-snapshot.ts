@@ -57,6 +57,9 @@ export function createReadSnapshot(options: ReadSnapshotOptions) {
     sizeCalculation: (answer) => answer.body.length + 512,
   });
 
+  let hits = 0;
+  let misses = 0;
+
   function send(req: IncomingMessage, res: ServerResponse, answer: Answer): void {
     if (matches(req.headers["if-none-match"], answer.etag)) {
       res.writeHead(304, { ETag: answer.etag }).end();
@@ -70,11 +73,12 @@ export function createReadSnapshot(options: ReadSnapshotOptions) {
     serve(key: string, version: number, req: IncomingMessage, res: ServerResponse): boolean {
       if (options.maxBytes === 0) return false;
       const answer = answers.get(key);
-      if (!answer) return false;
-      if (answer.version !== version) {
-        answers.delete(key);
+      if (answer?.version !== version) {
+        if (answer) answers.delete(key);
+        misses++;
         return false;
       }
+      hits++;
       send(req, res, answer);
       return true;
     },
@@ -134,8 +138,8 @@ export function createReadSnapshot(options: ReadSnapshotOptions) {
       }) as typeof res.end;
     },
 
-    /** How many answers and bytes are kept (for tests and metrics). */
-    stats: () => ({ answers: answers.size, bytes: answers.calculatedSize }),
+    /** Answers served and computed since start, and how many answers and bytes are kept. */
+    stats: () => ({ hits, misses, answers: answers.size, bytes: answers.calculatedSize }),
   };
 }
 

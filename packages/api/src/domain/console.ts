@@ -65,3 +65,16 @@ export async function listAllFields(prisma: PrismaClient): Promise<TField[]> {
   const rows = await prisma.field.findMany({ orderBy: { seq: "asc" } });
   return rows.map(renderField);
 }
+
+/** How many of each rating object the database holds (for monitoring). */
+export async function countRatingObjects(prisma: PrismaClient): Promise<Record<string, number>> {
+  const [services, fields, groups, mappings, thresholds, scripts] = await Promise.all([
+    prisma.service.count(),
+    prisma.field.count(),
+    prisma.group.count(),
+    prisma.mapping.count(),
+    prisma.threshold.count(),
+    prisma.script.count(),
+  ]);
+  return { services, fields, groups, mappings, thresholds, scripts };
+}
