@@ -3,7 +3,7 @@ import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import BetterSqlite3 from "better-sqlite3";
 import { PrismaClient } from "./generated/prisma/client.js";
-import { registerRuleWriter, SqliteRuleWriter } from "./rule-writes.js";
+import { PreparedConnection, registerPreparedConnection } from "./prepared-connection.js";
 
 /**
  * How SQLite makes a commit durable (`PRAGMA synchronous`, in WAL mode). `full` (the default) syncs
@@ -69,8 +69,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await prisma.$queryRawUnsafe<{ synchronous: bigint | number }[]>("PRAGMA synchronous");
   const watcher = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
   const dataVersion = watcher.prepare("PRAGMA data_version").pluck();
-  const ruleWriter = new SqliteRuleWriter(file, durability);
-  registerRuleWriter(prisma, ruleWriter);
+  const prepared = new PreparedConnection(file, durability);
+  registerPreparedConnection(prisma, prepared);
   return {
     prisma,
     url,
@@ -80,7 +80,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
     dataVersion: () => dataVersion.get() as number,
     close: async () => {
-      ruleWriter.close();
+      prepared.close();
       watcher.close();
       await prisma.$disconnect();
     },
