@@ -18,9 +18,8 @@ export async function quote(
   ruleSets: RuleSetCache,
   request: TQuoteRequest,
 ): Promise<string> {
-  const hashmap = await prisma.ratingModule.findUnique({ where: { id: "hashmap" } });
-  if (!hashmap?.enabled) return "0";
-  const { index } = await ruleSets.get(prisma);
+  const { index, hashmapEnabled } = await ruleSets.get(prisma);
+  if (!hashmapEnabled) return "0";
   const points = request.resources.map((resource) => ({
     service: resource.service,
     volume: resource.volume,

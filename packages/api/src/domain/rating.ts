@@ -17,38 +17,51 @@ import {
 export interface CompiledRuleSet {
   rules: HashmapRuleSet;
   index: RatingIndex;
+  /** Read with the rules, so that a quote needs no query of its own. */
+  hashmapEnabled: boolean;
   /** Lint-style findings, computed on first use (they cost a few hundred ms on 10,000 rules). */
   warnings(): RuleSetWarning[];
 }
 
-function compile(rules: HashmapRuleSet): CompiledRuleSet {
+function compile({ rules, hashmapEnabled }: LoadedRuleSet): CompiledRuleSet {
   let warnings: RuleSetWarning[] | undefined;
   return {
     rules,
     index: compileRuleSet(rules),
+    hashmapEnabled,
     warnings: () => (warnings ??= findRuleSetWarnings(rules)),
   };
 }
 
+interface LoadedRuleSet {
+  rules: HashmapRuleSet;
+  hashmapEnabled: boolean;
+}
+
 /**
- * Reads the whole hashmap configuration in one consistent snapshot, in creation order (the order
- * CloudKitty loads rules in, which decides which rule wins a slot).
+ * Reads the whole hashmap configuration and whether the module is enabled in one consistent
+ * snapshot, rules in creation order (the order CloudKitty loads rules in, which decides which rule
+ * wins a slot).
  */
-export async function loadRuleSet(prisma: PrismaClient): Promise<HashmapRuleSet> {
+export async function loadRuleSet(prisma: PrismaClient): Promise<LoadedRuleSet> {
   const byCreation = { orderBy: { seq: "asc" as const } };
-  const [services, fields, groups, mappings, thresholds] = await prisma.$transaction([
+  const [services, fields, groups, mappings, thresholds, hashmap] = await prisma.$transaction([
     prisma.service.findMany(byCreation),
     prisma.field.findMany(byCreation),
     prisma.group.findMany(byCreation),
     prisma.mapping.findMany(byCreation),
     prisma.threshold.findMany(byCreation),
+    prisma.ratingModule.findUnique({ where: { id: "hashmap" } }),
   ]);
   return {
-    services: services.map(renderService),
-    fields: fields.map(renderField),
-    groups: groups.map(renderGroup),
-    mappings: mappings.map(renderMapping),
-    thresholds: thresholds.map(renderThreshold),
+    rules: {
+      services: services.map(renderService),
+      fields: fields.map(renderField),
+      groups: groups.map(renderGroup),
+      mappings: mappings.map(renderMapping),
+      thresholds: thresholds.map(renderThreshold),
+    },
+    hashmapEnabled: hashmap?.enabled ?? false,
   };
 }
 
