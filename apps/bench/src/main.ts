@@ -12,7 +12,7 @@ import "./children.js";
 import { closeConnections } from "./http.js";
 import { readDurability } from "./limits.js";
 import { readOptions, type Options } from "./options.js";
-import { residentMiB } from "./proc.js";
+import { resident } from "./proc.js";
 import { startRatecard, tail, type RatecardProcess } from "./ratecard.js";
 import { formatReport, writeJson, type Report, type WorkloadResult } from "./report.js";
 import { seedMappings, seedParents, type Seeded } from "./seed.js";
@@ -71,7 +71,7 @@ async function benchmark(options: Options, workDir: string): Promise<Report> {
     let seeded: Seeded = { ...parents, mappingId, mappings: options.smallMappings };
     for (const workload of readWorkloads(server.authHeaders, seeded)) await run(workload);
     await run(createMappingWorkload(server.authHeaders, seeded));
-    const afterSmall = residentMiB(server.pid);
+    const afterSmall = resident(server.pid);
 
     progress(`growing to ${options.largeMappings} mappings`);
     await seedMappings(server, parents.fieldId, options.smallMappings, options.largeMappings);
@@ -81,7 +81,7 @@ async function benchmark(options: Options, workDir: string): Promise<Report> {
     const serialQuote = await run(
       quoteWorkload(server.authHeaders, seeded, options.quoteResources, 1),
     );
-    const afterRun = residentMiB(server.pid);
+    const afterRun = resident(server.pid);
 
     progress("restarting on the seeded database");
     await server.stop();
@@ -104,7 +104,8 @@ async function benchmark(options: Options, workDir: string): Promise<Report> {
       sqlite,
       seeded: { small: options.smallMappings, large: options.largeMappings },
       workloads: results,
-      rssMiB: { afterSmall, afterRun },
+      rssMiB: { afterSmall: afterSmall?.rssMiB ?? null, afterRun: afterRun?.rssMiB ?? null },
+      rssFileMiB: { afterSmall: afterSmall?.fileMiB ?? null, afterRun: afterRun?.fileMiB ?? null },
       restartToFirstAnswerMs: restartMs,
       quoteServerMs: serialQuote.ratecard.p50Ms - serialQuote.limit.p50Ms,
       totalSeconds: (performance.now() - began) / 1000,

@@ -1,11 +1,23 @@
 import fs from "node:fs";
 
+export interface Resident {
+  /** Resident memory of the process, MiB. */
+  rssMiB: number;
+  /**
+   * The part backed by files (node's own code, mostly): shared with every other node process and
+   * fixed, so the rest is what the server's data and heap cost.
+   */
+  fileMiB: number;
+}
+
 /** Resident memory of one process, from /proc (Linux only). */
-export function residentMiB(pid: number): number | null {
+export function resident(pid: number): Resident | null {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-    const kib = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
-    return kib ? Number(kib) / 1024 : null;
+    const mib = (name: string) =>
+      Number(new RegExp(`^${name}:\\s+(\\d+) kB$`, "m").exec(status)?.[1]) / 1024;
+    const rssMiB = mib("VmRSS");
+    return Number.isFinite(rssMiB) ? { rssMiB, fileMiB: mib("RssFile") } : null;
   } catch {
     return null;
   }

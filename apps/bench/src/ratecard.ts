@@ -7,9 +7,28 @@ import { performance } from "node:perf_hooks";
 import { stopChild, track } from "./children.js";
 import { header, request } from "./http.js";
 
-/** The built server of this repository (apps/server), run exactly as `pnpm start` runs it. */
+/** The built server of this repository (apps/server), run as scripts/start.sh runs it. */
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 export const SERVER_ENTRY = path.join(REPO_ROOT, "apps/server/dist/main.js");
+const START_SCRIPT = path.join(REPO_ROOT, "scripts/start.sh");
+
+/**
+ * The Node flags and malloc setting scripts/start.sh gives the server (its `export NODE_OPTIONS=`
+ * and `export MALLOC_ARENA_MAX=` lines, without the caller's own), so that the memory measured is
+ * the memory of the server as shipped. Fails loudly when those lines change shape.
+ */
+export function startScriptEnvironment(script = fs.readFileSync(START_SCRIPT, "utf8")) {
+  const nodeOptions = /^export NODE_OPTIONS="([^"$]*)\$\{NODE_OPTIONS:\+ \$NODE_OPTIONS\}"$/m.exec(
+    script,
+  )?.[1];
+  const arenas = /^export MALLOC_ARENA_MAX="\$\{MALLOC_ARENA_MAX:-(\d+)\}"$/m.exec(script)?.[1];
+  if (nodeOptions === undefined || arenas === undefined)
+    throw new Error(
+      `${START_SCRIPT}: no \`export NODE_OPTIONS="<flags>\${NODE_OPTIONS:+ $NODE_OPTIONS}"\` and ` +
+        `\`export MALLOC_ARENA_MAX="\${MALLOC_ARENA_MAX:-<n>}"\` lines to start the server with`,
+    );
+  return { NODE_OPTIONS: nodeOptions.trim(), MALLOC_ARENA_MAX: arenas };
+}
 
 const ADMIN_PASSWORD = "bench-admin-password-1";
 const START_TIMEOUT_MS = 30_000;
@@ -71,12 +90,13 @@ async function start(
   const began = performance.now();
   const child = track(
     spawn(process.execPath, [SERVER_ENTRY], {
-      // As `pnpm start` runs it from the repository root, but with none of the caller's Ratecard
-      // settings (CI exports DATABASE_URL, a developer may have POLICY_FILE set).
+      // As scripts/start.sh runs it from the repository root, but with none of the caller's
+      // settings (CI exports DATABASE_URL, a developer may have POLICY_FILE or NODE_OPTIONS set).
       cwd: REPO_ROOT,
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
+        ...startScriptEnvironment(),
         HOST: "127.0.0.1",
         PORT: String(port),
         DATABASE_URL: `file:${options.databasePath}`,

@@ -21,6 +21,8 @@ export interface Report {
   workloads: WorkloadResult[];
   /** Resident memory of the server process, MiB. */
   rssMiB: { afterSmall: number | null; afterRun: number | null };
+  /** Of that, backed by files (node's code), MiB. */
+  rssFileMiB: { afterSmall: number | null; afterRun: number | null };
   /** Spawning the server on the seeded database to its first /healthz answer, ms. */
   restartToFirstAnswerMs: number;
   /** Median time of one quote at one connection, minus the replay's: the server's own time. */
@@ -91,7 +93,8 @@ export function formatReport(report: Report): string {
     "",
     `quote server time (p50 at 1 connection, minus the replay's): ${fixed(report.quoteServerMs, 2)} ms`,
     `server RSS: ${fixed(report.rssMiB.afterSmall, 1)} MiB after the ${report.seeded.small}-mapping workloads, ` +
-      `${fixed(report.rssMiB.afterRun, 1)} MiB after the run`,
+      `${fixed(report.rssMiB.afterRun, 1)} MiB after the run (of which ${fixed(report.rssFileMiB.afterSmall, 1)} ` +
+      `and ${fixed(report.rssFileMiB.afterRun, 1)} MiB file-backed: node's own code)`,
     `restart on the seeded database to first answer: ${fixed(report.restartToFirstAnswerMs, 0)} ms`,
     `total: ${fixed(report.totalSeconds, 1)} s`,
   ].join("\n");
