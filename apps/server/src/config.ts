@@ -176,7 +176,10 @@ export function readConfig(env: NodeJS.ProcessEnv, appRoot: string): Config {
     databaseUrl,
     sqliteSynchronous: oneOf(env, "SQLITE_SYNCHRONOUS", ["full", "normal"], "full"),
     logLevel: env.LOG_LEVEL || "info",
-    snapshotMaxBytes: integer(env, "READ_CACHE_MB", 64, 0, 64 * 1024) * 1024 * 1024,
+    // 16 MB holds the largest answer (all 10,000 mappings of a field, 2.3 MB) six times over, or
+    // thousands of small ones, and keeps the server within its 150 MiB budget however many distinct
+    // URLs are read (answers of an older version stay until evicted).
+    snapshotMaxBytes: integer(env, "READ_CACHE_MB", 16, 0, 64 * 1024) * 1024 * 1024,
     bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
     consoleDir: env.CONSOLE_DIR || path.resolve(appRoot, "../web/dist"),
