@@ -47,6 +47,7 @@ function isBusy(error: unknown): boolean {
  */
 export class PreparedConnection {
   #db: BetterSqlite3.Database | undefined;
+  #closed = false;
   readonly #statements = new Map<string, BetterSqlite3.Statement>();
 
   constructor(
@@ -58,6 +59,8 @@ export class PreparedConnection {
   statement(sql: string): BetterSqlite3.Statement {
     let statement = this.#statements.get(sql);
     if (!statement) {
+      // A write still waiting for the lock when the database closed must not reopen it.
+      if (this.#closed) throw new Error("The database is closed.");
       if (!this.#db) {
         const db = new BetterSqlite3(this.file, { fileMustExist: true, timeout: 0 });
         db.pragma(`synchronous = ${this.durability.toUpperCase()}`);
@@ -86,6 +89,7 @@ export class PreparedConnection {
   }
 
   close(): void {
+    this.#closed = true;
     this.#statements.clear();
     this.#db?.close();
     this.#db = undefined;
