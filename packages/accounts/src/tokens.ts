@@ -1,5 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
-import { isForeignKeyViolation, type Prisma, type PrismaClient } from "@ratecard/db";
+import {
+  findLocalTokenByHash,
+  isForeignKeyViolation,
+  type Prisma,
+  type PrismaClient,
+} from "@ratecard/db";
 import { AccountError } from "./errors.js";
 import { type LocalRole, type LocalUser } from "./users.js";
 
@@ -133,13 +138,7 @@ export async function authenticateToken(
   secret: string,
 ): Promise<{ user: LocalUser; token: TokenSummary } | null> {
   if (!secretPattern.test(secret)) return null;
-  const row = await prisma.localToken.findUnique({
-    where: { tokenHash: hashSecret(secret) },
-    select: {
-      ...tokenSelect,
-      user: { select: { name: true, role: true, createdAt: true, updatedAt: true } },
-    },
-  });
+  const row = await findLocalTokenByHash(prisma, hashSecret(secret));
   const now = new Date();
   if (!row || row.revokedAt !== null || row.expiresAt <= now) return null;
   // The prefix is part of the hashed secret, so a session secret cannot pass as an API token;
