@@ -9,9 +9,10 @@ import { createLocalAuthenticator } from "../src/identity/local.js";
 const PASSWORD = "a long enough password";
 const HOUR = 60 * 60 * 1000;
 let database: Database;
+let file: string;
 
 beforeAll(async () => {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-local-")), "test.db");
+  file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-local-")), "test.db");
   await migrateDatabase(`file:${file}`);
   database = await openDatabase({ url: `file:${file}` });
 });
@@ -59,6 +60,42 @@ describe("local authenticator", () => {
     expect(await authenticator.authenticate(session.secret)).toMatchObject({ isAdmin: true });
     await revokeToken(prisma, session.token.id);
     expect(await authenticator.authenticate(session.secret)).toBeNull();
+  });
+
+  it("keeps a verdict across rule writes, and sees account changes made by any connection", async () => {
+    const { prisma } = database;
+    const user = await createUser(prisma, { name: "scripted", role: "admin", password: PASSWORD });
+    const { secret, token } = await issueToken(prisma, {
+      userId: user.id,
+      kind: "api",
+      name: "ci",
+      ttlMs: HOUR,
+    });
+    const authenticator = createLocalAuthenticator(prisma, { version: database.dataVersion });
+    expect(await authenticator.authenticate(secret)).toMatchObject({ isAdmin: true });
+    // As another process would: a connection of its own, plain SQL.
+    const other = await openDatabase({ url: `file:${file}` });
+    try {
+      await other.prisma.$executeRawUnsafe(
+        "INSERT INTO hashmap_services (id, name) VALUES (?, ?)",
+        "2b7cbd6e-7f7e-4a8e-9a43-5f3f0b0f6f01",
+        "written-elsewhere",
+      );
+      expect(await authenticator.authenticate(secret)).toMatchObject({ isAdmin: true });
+      await other.prisma.$executeRawUnsafe(
+        "UPDATE local_users SET role = 'reader' WHERE id = ?",
+        user.id,
+      );
+      expect(await authenticator.authenticate(secret)).toMatchObject({ isAdmin: false });
+      await other.prisma.$executeRawUnsafe(
+        "UPDATE local_tokens SET revoked_at = ? WHERE id = ?",
+        Date.now(),
+        token.id,
+      );
+      expect(await authenticator.authenticate(secret)).toBeNull();
+    } finally {
+      await other.close();
+    }
   });
 
   it("answers null for garbage and unknown tokens", async () => {

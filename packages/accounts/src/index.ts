@@ -18,6 +18,7 @@ export {
   type LocalUser,
 } from "./users.js";
 export {
+  accountsGeneration,
   authenticateToken,
   deleteExpiredTokens,
   issueToken,

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import {
   findLocalTokenByHash,
+  localAccountsGeneration,
   isForeignKeyViolation,
   type Prisma,
   type PrismaClient,
@@ -169,6 +170,14 @@ export async function authenticateToken(
     },
     token: toTokenSummary({ ...token, user }),
   };
+}
+
+/**
+ * Moves with every change to users and tokens, made by any process: a verdict on a token holds
+ * while it stays put, whatever else was written meanwhile.
+ */
+export function accountsGeneration(prisma: PrismaClient): Promise<number> {
+  return localAccountsGeneration(prisma);
 }
 
 /** Tokens, oldest first, of one user or of everyone; revoked and expired ones included. */

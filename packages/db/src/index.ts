@@ -7,7 +7,11 @@ export {
   type NewMapping,
   type NewThreshold,
 } from "./rule-writes.js";
-export { findLocalTokenByHash, type LocalTokenWithUser } from "./local-tokens.js";
+export {
+  findLocalTokenByHash,
+  localAccountsGeneration,
+  type LocalTokenWithUser,
+} from "./local-tokens.js";
 export type { PrismaClient, Prisma } from "./generated/prisma/client.js";
 export type {
   Service as ServiceRow,

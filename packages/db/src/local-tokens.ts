@@ -95,3 +95,21 @@ export async function findLocalTokenByHash(
     },
   };
 }
+
+const ACCOUNTS_GENERATION = `SELECT "generation" FROM "local_accounts_generation" WHERE "id" = 1`;
+
+/**
+ * A number that moves with every change to local users and tokens, by any process (database
+ * triggers): a token's verdict holds while it stays put, whatever else was written.
+ */
+export async function localAccountsGeneration(prisma: PrismaClient): Promise<number> {
+  const connection = preparedConnectionOf(prisma);
+  if (!connection) {
+    const row = await prisma.localAccountsGeneration.findUnique({ where: { id: 1 } });
+    return row?.generation ?? 0;
+  }
+  const generation = await connection.run(
+    () => connection.statement(ACCOUNTS_GENERATION).pluck().get() as number | undefined,
+  );
+  return generation ?? 0;
+}

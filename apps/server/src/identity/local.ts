@@ -1,4 +1,4 @@
-import { authenticateToken } from "@ratecard/accounts";
+import { accountsGeneration, authenticateToken } from "@ratecard/accounts";
 import type { PrismaClient } from "@ratecard/db";
 import { LRUCache } from "lru-cache";
 import { tokenCacheKey, type Authenticator, type Identity, type RequestView } from "./identity.js";
@@ -8,7 +8,10 @@ const RECHECK_MS = 60_000;
 
 interface Verdict {
   identity: Identity | null;
+  /** The database version it was last known to hold at. */
   version: number;
+  /** The accounts' generation it was decided at. */
+  generation: number;
 }
 
 /**
@@ -16,8 +19,10 @@ interface Verdict {
  * admin also holds "reader", so that a policy granting `role:reader` grants it to admins too, as
  * Keystone's implied roles (admin implies member implies reader) do.
  *
- * Verdicts are kept while the database is unchanged (`version`): a revocation, a new role or a
- * deleted user is a commit, which every instance sees before its next request.
+ * Verdicts are kept while the database is unchanged (`version`, no query at all); after a commit,
+ * while the accounts are unchanged (their generation, one indexed read): a revocation, a new role
+ * or a deleted user moves it, in every instance, before its next request. A rule write does not,
+ * so the requests after it keep their verdicts.
  */
 export function createLocalAuthenticator(
   prisma: PrismaClient,
@@ -53,12 +58,17 @@ export function createLocalAuthenticator(
       const key = tokenCacheKey(token);
       const version = request ? request.dataVersion() : options.version();
       const kept = verdicts.get(key);
-      if (kept && kept.version === version) {
-        if (!kept.identity || kept.identity.expiresAt.getTime() > Date.now()) return kept.identity;
+      const unexpired = (verdict: Verdict) =>
+        !verdict.identity || verdict.identity.expiresAt.getTime() > Date.now();
+      if (kept && kept.version === version && unexpired(kept)) return kept.identity;
+      // Read before the check, so that a change made during it moves the generation past this one.
+      const generation = await accountsGeneration(prisma);
+      if (kept && kept.generation === generation && unexpired(kept)) {
+        kept.version = version;
+        return kept.identity;
       }
       const identity = await check(token);
-      // The check itself may have written (lastUsedAt): keep the verdict under the version after it.
-      verdicts.set(key, { identity, version: options.version() });
+      verdicts.set(key, { identity, version, generation });
       return identity;
     },
   };
