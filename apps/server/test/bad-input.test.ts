@@ -85,6 +85,16 @@ describe("bodies that are not a JSON object", () => {
   it.each([
     ["malformed JSON", '{"name": ', "Request is not in valid JSON format"],
     ["JSON with a trailing comma", '{"name": "compute",}', "Request is not in valid JSON format"],
+    [
+      "a key given twice with the same value",
+      '{"name": "compute", "name": "compute"}',
+      "Request is not in valid JSON format",
+    ],
+    [
+      "a nested key given twice, behind strings holding colons and escaped quotes",
+      '{"name": "a:\\":b", "desc": {"k": "1", "k": "1"}}',
+      "Request is not in valid JSON format",
+    ],
     ["a JSON array", '[{"name": "compute"}]', "Request body must be a JSON object"],
     ["a JSON string", '"compute"', "Request body must be a JSON object"],
     ["a JSON number", "42", "Request body must be a JSON object"],
@@ -92,6 +102,19 @@ describe("bodies that are not a JSON object", () => {
     ["JSON true", "true", "Request body must be a JSON object"],
   ])("refuses %s with 400", async (_, raw, message) => {
     for (const path of paths) await expectRefusedWithoutChange("POST", path, raw, 400, message);
+  });
+
+  it("accepts strings holding colons, escaped quotes and backslashes (no member miscounted)", async () => {
+    const name = 'a: "b":\\ {c: d}';
+    const answer = await api.request("POST", `${HASHMAP}/groups`, {
+      body: JSON.stringify({ name }),
+    });
+    expect(answer.status).toBe(201);
+    expect((answer.body as { name: string }).name).toBe(name);
+    await api.request(
+      "DELETE",
+      `${HASHMAP}/groups/${(answer.body as { group_id: string }).group_id}`,
+    );
   });
 
   it("refuses a PUT and a DELETE whose body is not an object", async () => {

@@ -125,16 +125,26 @@ async function readJsonBody(
 }
 
 /**
- * A string token, and the colon that makes it a member name. Only applied to text that already
- * parsed as JSON, where every `"` outside a string opens one, so the scan cannot fall out of step.
+ * How many member names the text holds. Only applied to text that already parsed as JSON, where
+ * every `:` outside a string separates a member's name from its value. One pass that allocates
+ * nothing: a quote's body runs to megabytes.
  */
-const JSON_STRING_TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"([ \t\n\r]*:)?/g;
-
 function countMemberNames(json: string): number {
   let names = 0;
-  for (const match of json.matchAll(JSON_STRING_TOKEN)) if (match[1] !== undefined) names++;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const code = json.charCodeAt(i);
+    if (inString) {
+      if (code === BACKSLASH) i++;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) inString = true;
+    else if (code === COLON) names++;
+  }
   return names;
 }
+const BACKSLASH = 0x5c;
+const QUOTE = 0x22;
+const COLON = 0x3a;
 
 /**
  * CloudKitty's bodies nest four levels at most (a quote's resource descriptions). A body nested

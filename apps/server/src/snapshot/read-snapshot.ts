@@ -54,7 +54,9 @@ export function createReadSnapshot(options: ReadSnapshotOptions) {
   const answers = new LRUCache<string, Answer>({
     // READ_CACHE_MB=0 keeps nothing: every read goes to the router.
     maxSize: Math.max(1, options.maxBytes),
-    sizeCalculation: (answer) => answer.body.length + 512,
+    // The body, plus what each kept answer costs besides (its key, headers object and ETag, the
+    // LRU's node: about a kilobyte), so that READ_CACHE_MB bounds small answers honestly too.
+    sizeCalculation: (answer) => answer.body.length + 1024,
   });
 
   let hits = 0;
