@@ -102,6 +102,7 @@ export function createApp({
   );
   const serverMetrics = createServerMetrics({
     snapshot: snapshot.stats,
+    ruleSets: () => ruleSets.stats(),
     ruleCounts: () => countRatingObjects(database.prisma),
   });
   const logRequest = createAccessLog(logger, (method, url, status, seconds) =>

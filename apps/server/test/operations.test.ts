@@ -94,6 +94,14 @@ describe("Prometheus metrics", () => {
     expect(sample(after, 'ratecard_rating_objects{kind="groups"}')).toBe(1);
     expect(sample(after, 'ratecard_rating_objects{kind="services"}')).toBe(1);
     expect(sample(after, 'ratecard_rating_objects{kind="mappings"}')).toBe(0);
+    // A quote compiles the rule set once; a second quote on unchanged rules reuses it.
+    const loadsBefore = sample(after, "ratecard_rule_set_loads_total") ?? 0;
+    const quote = { resources: [{ service: "metered", desc: {}, volume: "1" }] };
+    expect((await client.post("/v1/rating/quote", quote)).status).toBe(200);
+    expect((await client.post("/v1/rating/quote", quote)).status).toBe(200);
+    const quoted = await scrape();
+    expect(sample(quoted, "ratecard_rule_set_loads_total")).toBe(loadsBefore + 1);
+    expect(sample(quoted, "ratecard_rule_set_load_seconds_total")).toBeGreaterThan(0);
     // Node's own process metrics come with them.
     expect(sample(after, "process_resident_memory_bytes")).toBeGreaterThan(0);
   });

@@ -7,6 +7,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 export interface MetricSources {
   /** The read snapshot's counters since start and what it keeps now. */
   snapshot: () => { hits: number; misses: number; answers: number; bytes: number };
+  /** Rule sets loaded and compiled for pricing since start, and their total time. */
+  ruleSets: () => { loads: number; loadSeconds: number };
   /** Rows per kind of rating object, counted in the database at scrape time. */
   ruleCounts: () => Promise<Record<string, number>>;
 }
@@ -59,6 +61,24 @@ export function createServerMetrics(sources: MetricSources): ServerMetrics {
     "Cacheable GET answers computed by the router (first read after a change)",
     (s) => s.misses,
   );
+  new Counter({
+    name: "ratecard_rule_set_loads_total",
+    help: "Rule sets loaded and compiled for quotes and previews (once per database change that a price needs)",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(sources.ruleSets().loads);
+    },
+  });
+  new Counter({
+    name: "ratecard_rule_set_load_seconds_total",
+    help: "Time spent loading and compiling rule sets",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(sources.ruleSets().loadSeconds);
+    },
+  });
   new Gauge({
     name: "ratecard_read_snapshot_bytes",
     help: "Bytes of answers the read snapshot keeps (READ_CACHE_MB bounds it)",

@@ -74,12 +74,19 @@ export async function loadRuleSet(prisma: PrismaClient): Promise<LoadedRuleSet> 
 export class RuleSetCache {
   #current: Promise<CompiledRuleSet> | undefined;
   #version: number | undefined;
+  #loads = 0;
+  #loadSeconds = 0;
 
   /**
    * @param version changes whenever the database does (also through other processes): the
    * compiled rule set is rebuilt when it moves. Without it, only invalidate() drops it.
    */
   constructor(private readonly version?: () => number) {}
+
+  /** Rule sets loaded and compiled since start, and the time they took (for monitoring). */
+  stats(): { loads: number; loadSeconds: number } {
+    return { loads: this.#loads, loadSeconds: this.#loadSeconds };
+  }
 
   get(prisma: PrismaClient): Promise<CompiledRuleSet> {
     const version = this.version?.();
@@ -88,7 +95,14 @@ export class RuleSetCache {
       this.#version = version;
     }
     if (!this.#current) {
-      const loading = loadRuleSet(prisma).then(compile);
+      const started = performance.now();
+      const loading = loadRuleSet(prisma)
+        .then(compile)
+        .then((compiled) => {
+          this.#loads++;
+          this.#loadSeconds += (performance.now() - started) / 1000;
+          return compiled;
+        });
       this.#current = loading;
       loading.catch(() => {
         if (this.#current === loading) this.#current = undefined;
