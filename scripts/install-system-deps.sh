@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # The system packages the tests use, from Debian: Chromium (Playwright drives Debian's build; its
 # own browser download cannot be reached), CloudKitty's real client (the CLI compatibility test) and
-# Python's requests (GET bodies sent as OpenStack's test clients send them). Keystone and Horizon
-# come from scripts/openstack-for-tests.sh.
+# Python's requests (GET bodies sent as OpenStack's test clients send them); HAProxy, OpenSSL and
+# the sqlite3 shell (docs/deployment.md's load balancer with a self-signed certificate, and its
+# backup command). Keystone and Horizon come from scripts/openstack-for-tests.sh.
 set -euo pipefail
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v cloudkitty >/dev/null 2>&1 || missing+=(python3-cloudkittyclient)
 [ -d /usr/lib/python3/dist-packages/requests ] || missing+=(python3-requests)
+command -v haproxy >/dev/null 2>&1 || missing+=(haproxy)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3) # the documented backup command
 # The reference scripts install Keystone and Horizon themselves, but need fresh package lists.
 openstack_missing=0
 command -v keystone-manage >/dev/null 2>&1 || openstack_missing=1
