@@ -16,6 +16,7 @@ import { resident } from "./proc.js";
 import { startRatecard, tail, type RatecardProcess } from "./ratecard.js";
 import { formatReport, writeJson, type Report, type WorkloadResult } from "./report.js";
 import { seedMappings, seedParents, type Seeded } from "./seed.js";
+import { measureVisibility } from "./visibility.js";
 import {
   createMappingWorkload,
   listWorkload,
@@ -73,6 +74,18 @@ async function benchmark(options: Options, workDir: string): Promise<Report> {
     await run(createMappingWorkload(server.authHeaders, seeded));
     const afterSmall = resident(server.pid);
 
+    progress(
+      `cross-instance visibility: ${options.visibilityWrites} writes, read on a second server`,
+    );
+    const second = await startRatecard({
+      databasePath,
+      logPath: path.join(workDir, "second-server.log"),
+      preferAuth: options.preferAuth,
+    });
+    const visibility = await measureVisibility(server, second, options.visibilityWrites).finally(
+      () => second.stop(),
+    );
+
     progress(`growing to ${options.largeMappings} mappings`);
     await seedMappings(server, parents.fieldId, options.smallMappings, options.largeMappings);
     seeded = { ...seeded, mappings: options.largeMappings };
@@ -107,6 +120,7 @@ async function benchmark(options: Options, workDir: string): Promise<Report> {
       rssMiB: { afterSmall: afterSmall?.rssMiB ?? null, afterRun: afterRun?.rssMiB ?? null },
       rssFileMiB: { afterSmall: afterSmall?.fileMiB ?? null, afterRun: afterRun?.fileMiB ?? null },
       restartToFirstAnswerMs: restartMs,
+      visibility,
       quoteServerMs: serialQuote.ratecard.p50Ms - serialQuote.limit.p50Ms,
       totalSeconds: (performance.now() - began) / 1000,
     };

@@ -8,6 +8,8 @@ export interface Options {
   smallMappings: number;
   largeMappings: number;
   quoteResources: number;
+  /** Writes on one server, each timed until a second server on the same database shows it. */
+  visibilityWrites: number;
   json: string | undefined;
   preferAuth: boolean;
   keepFiles: boolean;
@@ -22,6 +24,7 @@ export const USAGE = `Usage: pnpm --filter @ratecard/bench bench [options]   (af
   --small <n>          mappings for the first round (default 1000)
   --large <n>          mappings for the list and quote round (default 10000)
   --quote-resources <n> resources in one quote (default 1000)
+  --visibility <n>     writes timed until a second server shows them (default 200)
   --json <file>        also write the results as JSON
   --noauth             run without authentication (default: AUTH_STRATEGY=local)
   --keep               keep the temporary database and server log
@@ -46,6 +49,7 @@ export function readOptions(argv: string[]): Options {
       small: { type: "string" },
       large: { type: "string" },
       "quote-resources": { type: "string" },
+      visibility: { type: "string" },
       json: { type: "string" },
       noauth: { type: "boolean", default: false },
       keep: { type: "boolean", default: false },
@@ -67,6 +71,7 @@ export function readOptions(argv: string[]): Options {
     quoteResources: Math.round(
       positive("quote-resources", values["quote-resources"], quick ? 50 : 1_000),
     ),
+    visibilityWrites: Math.round(positive("visibility", values.visibility, quick ? 10 : 200)),
     json: values.json,
     preferAuth: !values.noauth,
     keepFiles: values.keep,
