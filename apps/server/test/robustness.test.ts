@@ -326,11 +326,11 @@ describe("configuration", () => {
     }
   });
 
-  it("exits 1 naming the problem for a DATABASE_URL that is not a SQLite file", async () => {
-    const failure = await failedStart({ DATABASE_URL: "postgres://localhost/ratecard" });
+  it("exits 1 naming the problem for a DATABASE_URL that is neither SQLite nor PostgreSQL", async () => {
+    const failure = await failedStart({ DATABASE_URL: "mysql://localhost/ratecard" });
     expect(failure).toMatch(/^server exited with 1:/);
     expect(failure).toContain(
-      'Ratecard cannot start: Unsupported DATABASE_URL "postgres://localhost/ratecard"',
+      'Ratecard cannot start: Unsupported DATABASE_URL "mysql://localhost/ratecard"',
     );
   });
 });

@@ -1,46 +1,89 @@
-import fs from "node:fs";
 import path from "node:path";
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import BetterSqlite3 from "better-sqlite3";
-import { PrismaClient } from "./generated/prisma/client.js";
-import { PreparedConnection, registerPreparedConnection } from "./prepared-connection.js";
+import type { PrismaClient } from "./generated/prisma/client.js";
 
 /**
  * How SQLite makes a commit durable (`PRAGMA synchronous`, in WAL mode). `full` (the default) syncs
  * the log at every commit: an acknowledged write survives a crash of the process or of the machine.
  * `normal` syncs at checkpoints only: it survives a process crash (SIGKILL), but the last commits
- * may be lost on power loss.
+ * may be lost on power loss. PostgreSQL's durability is its own configuration (synchronous_commit).
  */
 export type Durability = "full" | "normal";
 
 export interface DatabaseOptions {
-  /** `file:<path>` (SQLite). Relative paths are resolved against the working directory. */
+  /**
+   * `file:<path>` (SQLite; relative paths are resolved against the working directory), or a
+   * `postgresql://` / `postgres://` URL.
+   */
   url: string;
+  /** SQLite only. */
   durability?: Durability;
+  /** PostgreSQL only: the most connections this process opens (default 10). */
+  poolSize?: number;
+  /** PostgreSQL only: a statement running longer is cancelled (default 10 s; 0: no limit). */
+  statementTimeoutMs?: number;
+  /** PostgreSQL only: how long to wait for a connection before a query fails (default 5 s). */
+  connectTimeoutMs?: number;
 }
 
+export type DatabaseProvider = "sqlite" | "postgresql";
+
 export interface Database {
+  /**
+   * Typed against the SQLite client: both generated clients have the same models and rows, but
+   * TypeScript never accepts one for the other, so the PostgreSQL one is cast once, here.
+   */
   prisma: PrismaClient;
-  /** The URL actually opened, with an absolute file path. */
+  provider: DatabaseProvider;
+  /** The URL actually opened: an absolute file path, or the PostgreSQL URL without its password. */
   url: string;
-  /** `journal_mode` and `synchronous` as in force on Prisma's connection (logged at start). */
+  /**
+   * What is in force on the connection (logged at start). SQLite: `journal_mode` and
+   * `synchronous`; PostgreSQL: `wal` and its `synchronous_commit`.
+   */
   settings: { journalMode: string; synchronous: string };
   /**
-   * A number that changes whenever any connection, in this process or another, commits a change to
-   * the database: caches of what was read keep their answers while it stays the same. Costs
-   * about a microsecond (SQLite's `PRAGMA data_version` on a connection of its own).
+   * A number that changes whenever a change to the database is committed: caches of what was read
+   * keep their answers while it stays the same. SQLite: `PRAGMA data_version` on a connection of
+   * its own (about a microsecond), exact for every process. PostgreSQL: moved at once by this
+   * process's own writes, and by other instances' within the poll interval (see postgresql.ts).
    */
   dataVersion: () => number;
+  /**
+   * The same, read from the database itself: exact for every writer, in any process. Costs one
+   * query on PostgreSQL.
+   */
+  readDataVersion: () => Promise<number>;
   close(): Promise<void>;
 }
 
-/** Resolves `file:` URLs to an absolute path so the server and the migration CLI open the same file. */
-export function resolveDatabaseUrl(url: string): string {
-  if (!url.startsWith("file:")) {
-    throw new Error(
-      `Unsupported DATABASE_URL "${url}": Ratecard supports SQLite files ("file:<path>").`,
-    );
+/** Which database a DATABASE_URL names, or an error that says what is supported. */
+export function databaseProvider(url: string): DatabaseProvider {
+  if (url.startsWith("file:")) return "sqlite";
+  if (url.startsWith("postgresql://") || url.startsWith("postgres://")) return "postgresql";
+  throw new Error(
+    `Unsupported DATABASE_URL "${redactUrl(url)}": Ratecard supports SQLite files ("file:<path>") ` +
+      'and PostgreSQL ("postgresql://user:password@host:5432/database").',
+  );
+}
+
+/** A URL fit for logs: the password replaced by `***`. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.password) return url;
+    parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/([^:/@]+):[^@/]*@/, "//$1:***@");
   }
+}
+
+/**
+ * Resolves `file:` URLs to an absolute path so the server and the migration CLI open the same
+ * file; PostgreSQL URLs are returned as they are.
+ */
+export function resolveDatabaseUrl(url: string): string {
+  if (databaseProvider(url) === "postgresql") return url;
   const filePath = url.slice("file:".length);
   if (filePath === "" || filePath === ":memory:") {
     throw new Error(`DATABASE_URL "${url}" must name a file.`);
@@ -48,41 +91,16 @@ export function resolveDatabaseUrl(url: string): string {
   return `file:${path.resolve(filePath)}`;
 }
 
-const SYNCHRONOUS_NAMES = ["off", "normal", "full", "extra"];
-
 /**
- * Opens the database in WAL mode (one fsync per commit instead of the rollback journal's four, and
- * readers never block the writer) with the chosen durability, and a second, read-only connection
- * that watches for commits.
+ * Opens the database `options.url` names (see sqlite.ts and postgresql.ts). Each is imported when
+ * used: a SQLite process never loads the pg driver and the PostgreSQL client, nor the reverse.
  */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const url = resolveDatabaseUrl(options.url);
-  const file = url.slice("file:".length);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const durability = options.durability ?? "full";
-  const prisma = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }) });
-  // Persistent in the file; set before anything else uses it.
-  await prisma.$queryRawUnsafe("PRAGMA journal_mode = WAL");
-  await prisma.$queryRawUnsafe(`PRAGMA synchronous = ${durability.toUpperCase()}`);
-  const [journal] = await prisma.$queryRawUnsafe<{ journal_mode: string }[]>("PRAGMA journal_mode");
-  const [sync] =
-    await prisma.$queryRawUnsafe<{ synchronous: bigint | number }[]>("PRAGMA synchronous");
-  const watcher = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
-  const dataVersion = watcher.prepare("PRAGMA data_version").pluck();
-  const prepared = new PreparedConnection(file, durability);
-  registerPreparedConnection(prisma, prepared);
-  return {
-    prisma,
-    url,
-    settings: {
-      journalMode: journal?.journal_mode ?? "unknown",
-      synchronous: SYNCHRONOUS_NAMES[Number(sync?.synchronous)] ?? "unknown",
-    },
-    dataVersion: () => dataVersion.get() as number,
-    close: async () => {
-      prepared.close();
-      watcher.close();
-      await prisma.$disconnect();
-    },
-  };
+  if (databaseProvider(url) === "postgresql") {
+    const { openPostgresDatabase } = await import("./postgresql.js");
+    return openPostgresDatabase({ ...options, url });
+  }
+  const { openSqliteDatabase } = await import("./sqlite.js");
+  return openSqliteDatabase({ ...options, url });
 }

@@ -1,6 +1,14 @@
-export { openDatabase, type Database, type DatabaseOptions, type Durability } from "./database.js";
+export {
+  databaseProvider,
+  openDatabase,
+  redactUrl,
+  type Database,
+  type DatabaseOptions,
+  type DatabaseProvider,
+  type Durability,
+} from "./database.js";
 export { DatabaseTooNewError, migrateDatabase } from "./migrate.js";
-export { isUniqueViolation, isForeignKeyViolation } from "./errors.js";
+export { isCheckViolation, isForeignKeyViolation, isUniqueViolation } from "./errors.js";
 export {
   insertMapping,
   insertThreshold,

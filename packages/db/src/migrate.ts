@@ -5,12 +5,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import BetterSqlite3 from "better-sqlite3";
-import { resolveDatabaseUrl } from "./database.js";
+import { databaseProvider, resolveDatabaseUrl } from "./database.js";
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const migrationsDir = path.resolve(packageRoot, "../../prisma/migrations");
+const postgresMigrationsDir = path.resolve(packageRoot, "../../prisma/postgresql/migrations");
 
 /** The committed migrations, by folder name (Prisma applies them in this order). */
 function committedMigrations(): string[] {
@@ -47,11 +48,19 @@ function appliedMigrations(file: string): string[] | null {
 export class DatabaseTooNewError extends Error {}
 
 /**
- * Applies the committed migrations (prisma/migrations) to the database, creating the file if it
- * does not exist. Idempotent. Runs Prisma's own `migrate deploy` so the `_prisma_migrations`
- * bookkeeping stays exactly Prisma's.
+ * Applies the committed migrations of the database's provider to it. Idempotent, and safe for
+ * several processes at once. A database that has migrations this code does not know is refused
+ * with DatabaseTooNewError.
+ *
+ * SQLite (prisma/migrations): creates the file if it does not exist, and runs Prisma's own
+ * `migrate deploy`. PostgreSQL (prisma/postgresql/migrations): see migrate-postgresql.ts.
  */
 export async function migrateDatabase(databaseUrl: string): Promise<void> {
+  if (databaseProvider(databaseUrl) === "postgresql") {
+    const { migratePostgres } = await import("./migrate-postgresql.js");
+    await migratePostgres(databaseUrl, postgresMigrationsDir);
+    return;
+  }
   const url = resolveDatabaseUrl(databaseUrl);
   const file = url.slice("file:".length);
   fs.mkdirSync(path.dirname(file), { recursive: true });

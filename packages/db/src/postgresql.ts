@@ -1,0 +1,147 @@
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaClient as PostgresPrismaClient } from "./generated/postgresql/client.js";
+import type { PrismaClient } from "./generated/prisma/client.js";
+import { redactUrl, type Database, type DatabaseOptions } from "./database.js";
+
+const DEFAULT_POOL_SIZE = 10;
+const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+/** How soon another instance's commit moves this instance's dataVersion(). */
+const VERSION_POLL_MS = 200;
+
+/**
+ * The database's version: the sum of the counters that a statement-level trigger on every table
+ * moves inside the writing transaction (see prisma/postgresql/migrations/*_init), so a new version
+ * is visible exactly when the write is.
+ */
+const READ_VERSION = `SELECT sum("version")::text AS "version" FROM "ratecard_data_version"`;
+
+/** Operations that never write; any other one moves this process's version when it settles. */
+const READ_OPERATIONS = new Set([
+  "findUnique",
+  "findUniqueOrThrow",
+  "findFirst",
+  "findFirstOrThrow",
+  "findMany",
+  "count",
+  "aggregate",
+  "groupBy",
+]);
+
+/** The statement text of a raw query's arguments, or "" when it cannot be told. */
+function rawSql(args: unknown): string {
+  if (typeof args === "string") return args;
+  if (Array.isArray(args)) return rawSql(args[0]);
+  if (args && typeof args === "object") {
+    const { sql, strings } = args as { sql?: unknown; strings?: unknown };
+    if (typeof sql === "string") return sql;
+    if (Array.isArray(strings)) return strings.join("?");
+  }
+  return "";
+}
+
+function mayWrite(operation: string, args: unknown): boolean {
+  if (READ_OPERATIONS.has(operation)) return false;
+  if (operation === "$queryRaw" || operation === "$queryRawUnsafe") {
+    return !/^\s*(select|show)\b/i.test(rawSql(args));
+  }
+  return true;
+}
+
+/**
+ * Opens a bounded pool of connections (`pg`) to the PostgreSQL database `url` names, with a
+ * statement timeout and a connect timeout, so that a database that is slow or gone makes queries
+ * fail instead of hang; Prisma runs on it through the driver adapter.
+ *
+ * dataVersion() must be synchronous (it is read on every request) and can not ask PostgreSQL, so
+ * it is this process's own number: moved after every statement that may have written and after
+ * every transaction settles (so a cache filled while the write was uncommitted is dropped after
+ * the commit), and whenever a poll of the database's version, every VERSION_POLL_MS, finds that
+ * another instance committed. readDataVersion() reads the database's version itself.
+ */
+export async function openPostgresDatabase(options: DatabaseOptions): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? DEFAULT_POOL_SIZE,
+    statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: 30_000,
+    application_name: "ratecard",
+  });
+  // An idle connection that the server dropped (a restart) is an 'error' event on the pool, fatal
+  // when nobody listens; the pool replaces it on the next checkout, and queries report their own.
+  pool.on("error", () => {});
+
+  const readDataVersion = async () => {
+    const { rows } = await pool.query<{ version: string | null }>(READ_VERSION);
+    return Number(rows[0]?.version ?? 0);
+  };
+
+  let version = 0;
+  const moved = () => {
+    version++;
+  };
+  let seen: number | undefined;
+  try {
+    seen = await readDataVersion();
+  } catch (error) {
+    await pool.end();
+    throw new Error(`Cannot reach PostgreSQL at ${redactUrl(options.url)}: ${String(error)}`, {
+      cause: error,
+    });
+  }
+  const poll = setInterval(() => {
+    readDataVersion().then(
+      (current) => {
+        if (current !== seen) {
+          seen = current;
+          moved();
+        }
+      },
+      () => {
+        // Unreachable: whatever happened meanwhile, the next answer counts as a change.
+        seen = undefined;
+      },
+    );
+  }, VERSION_POLL_MS);
+  poll.unref();
+
+  const client = new PostgresPrismaClient({ adapter: new PrismaPg(pool) });
+  const extended = client.$extends({
+    query: {
+      async $allOperations({ operation, args, query }) {
+        try {
+          return (await query(args)) as unknown;
+        } finally {
+          if (mayWrite(operation, args)) moved();
+        }
+      },
+    },
+  });
+  const prisma = new Proxy(extended, {
+    get(target, property) {
+      if (property === "$transaction") {
+        return (...args: unknown[]) =>
+          (target.$transaction as (...a: unknown[]) => Promise<unknown>)(...args).finally(moved);
+      }
+      const value: unknown = Reflect.get(target, property);
+      return typeof value === "function" ? (value as () => unknown).bind(target) : value;
+    },
+  }) as unknown as PrismaClient;
+
+  const { rows } = await pool.query<{ synchronous_commit: string }>("SHOW synchronous_commit");
+  return {
+    prisma,
+    provider: "postgresql",
+    url: redactUrl(options.url),
+    settings: { journalMode: "wal", synchronous: rows[0]?.synchronous_commit ?? "unknown" },
+    dataVersion: () => version,
+    readDataVersion,
+    close: async () => {
+      clearInterval(poll);
+      await client.$disconnect();
+      await pool.end();
+    },
+  };
+}
