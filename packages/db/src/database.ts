@@ -17,7 +17,10 @@ export interface DatabaseOptions {
   url: string;
   /** SQLite only. */
   durability?: Durability;
-  /** PostgreSQL only: the most connections this process opens (default 10). */
+  /**
+   * PostgreSQL only: the most connections queries use at once (default 10); one more reads the
+   * data version.
+   */
   poolSize?: number;
   /** PostgreSQL only: a statement running longer is cancelled (default 10 s; 0: no limit). */
   statementTimeoutMs?: number;

@@ -57,46 +57,65 @@ function mayWrite(operation: string, args: unknown): boolean {
  * dataVersion() must be synchronous (it is read on every request) and can not ask PostgreSQL, so
  * it is this process's own number: moved after every statement that may have written and after
  * every transaction settles (so a cache filled while the write was uncommitted is dropped after
- * the commit), and whenever a poll of the database's version, every VERSION_POLL_MS, finds that
- * another instance committed. readDataVersion() reads the database's version itself.
+ * the commit), before the write's caller goes on, and whenever a poll of the database's version,
+ * every VERSION_POLL_MS, finds that another instance committed. So this process never serves its
+ * own stale data, and another instance's for VERSION_POLL_MS at most. readDataVersion() reads the
+ * database's version itself (one query): exact for every instance.
  */
 export async function openPostgresDatabase(options: DatabaseOptions): Promise<Database> {
-  const pool = new pg.Pool({
+  const connection = {
     connectionString: options.url,
-    max: options.poolSize ?? DEFAULT_POOL_SIZE,
     statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
     connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
     application_name: "ratecard",
-  });
+  };
+  const pool = new pg.Pool({ ...connection, max: options.poolSize ?? DEFAULT_POOL_SIZE });
+  // The version is read on a connection of its own: after a write inside a transaction that holds
+  // the pool's last connection, a read from the pool would wait for that very transaction.
+  const versionPool = new pg.Pool({ ...connection, max: 1 });
   // An idle connection that the server dropped (a restart) is an 'error' event on the pool, fatal
   // when nobody listens; the pool replaces it on the next checkout, and queries report their own.
   pool.on("error", () => {});
+  versionPool.on("error", () => {});
 
   const readDataVersion = async () => {
-    const { rows } = await pool.query<{ version: string | null }>(READ_VERSION);
+    const { rows } = await versionPool.query<{ version: string | null }>(READ_VERSION);
     return Number(rows[0]?.version ?? 0);
   };
 
   let version = 0;
-  const moved = () => {
-    version++;
-  };
+  /** Statements that may have written, started by this process (in a transaction or not). */
+  let writes = 0;
   let seen: number | undefined;
   try {
     seen = await readDataVersion();
   } catch (error) {
-    await pool.end();
+    await Promise.all([pool.end(), versionPool.end()]);
     throw new Error(`Cannot reach PostgreSQL at ${redactUrl(options.url)}: ${String(error)}`, {
       cause: error,
     });
   }
+  /**
+   * Moves the version once the database's version has been read: every commit that read saw
+   * (this process's own included) is covered by this move, and a later commit by another instance
+   * makes the poll find a different sum. Moving before the read would let a commit land between
+   * the two unnoticed; not reading would make the poll move it a second time for our own write.
+   */
+  const caughtUp = async () => {
+    try {
+      seen = await readDataVersion();
+    } catch {
+      seen = undefined;
+    }
+    version++;
+  };
   const poll = setInterval(() => {
     readDataVersion().then(
       (current) => {
         if (current !== seen) {
           seen = current;
-          moved();
+          version++;
         }
       },
       () => {
@@ -111,10 +130,12 @@ export async function openPostgresDatabase(options: DatabaseOptions): Promise<Da
   const extended = client.$extends({
     query: {
       async $allOperations({ operation, args, query }) {
+        if (!mayWrite(operation, args)) return (await query(args)) as unknown;
+        writes++;
         try {
           return (await query(args)) as unknown;
         } finally {
-          if (mayWrite(operation, args)) moved();
+          await caughtUp();
         }
       },
     },
@@ -122,8 +143,15 @@ export async function openPostgresDatabase(options: DatabaseOptions): Promise<Da
   const prisma = new Proxy(extended, {
     get(target, property) {
       if (property === "$transaction") {
-        return (...args: unknown[]) =>
-          (target.$transaction as (...a: unknown[]) => Promise<unknown>)(...args).finally(moved);
+        // A transaction that only read (loading the rule set) must not move the version.
+        return async (...args: unknown[]) => {
+          const writesBefore = writes;
+          try {
+            return await (target.$transaction as (...a: unknown[]) => Promise<unknown>)(...args);
+          } finally {
+            if (writes !== writesBefore) await caughtUp();
+          }
+        };
       }
       const value: unknown = Reflect.get(target, property);
       return typeof value === "function" ? (value as () => unknown).bind(target) : value;
@@ -141,7 +169,7 @@ export async function openPostgresDatabase(options: DatabaseOptions): Promise<Da
     close: async () => {
       clearInterval(poll);
       await client.$disconnect();
-      await pool.end();
+      await Promise.all([pool.end(), versionPool.end()]);
     },
   };
 }

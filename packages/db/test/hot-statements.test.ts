@@ -169,6 +169,7 @@ describe.each(providers)("on %s", (provider) => {
           where: { name: "version-1" },
         }),
       () => insertMapping(database.prisma, mapping("version")),
+      () => database.prisma.$transaction([database.prisma.group.create({ data: { name: "b" } })]),
       () =>
         database.prisma.$transaction(async (tx) => {
           await tx.group.deleteMany({ where: { name: "version-2" } });
@@ -209,6 +210,8 @@ describe.each(providers)("on %s", (provider) => {
     await database.prisma.mapping.findMany();
     await database.prisma.service.count();
     await database.prisma.$queryRaw`SELECT 1`;
+    await database.prisma.$transaction([database.prisma.mapping.findMany()]);
+    await database.prisma.$transaction(async (tx) => tx.service.findMany());
     expect(database.dataVersion()).toBe(version);
   });
 });
@@ -233,10 +236,28 @@ describe.runIf(providers.includes("postgresql"))("on postgresql", () => {
         const { rows } = await admin.query<{ count: string }>(
           `SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ratecard' AND datname = current_database()`,
         );
-        expect(Number(rows[0]!.count)).toBeLessThanOrEqual(2);
+        // The pool's two, and the one that reads the data version.
+        expect(Number(rows[0]!.count)).toBeLessThanOrEqual(3);
       } finally {
         await admin.end();
       }
+    } finally {
+      await database.close();
+    }
+  });
+
+  it("writes inside a transaction that holds the pool's only connection without waiting", async () => {
+    const url = await emptyDatabaseUrl("postgresql", "pool-one");
+    await migrateDatabase(url);
+    const database = await openDatabase({ url, poolSize: 1, connectTimeoutMs: 2_000 });
+    try {
+      const started = Date.now();
+      await database.prisma.$transaction(async (tx) => {
+        await tx.group.create({ data: { name: "one" } });
+        await tx.group.create({ data: { name: "two" } });
+      });
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(await database.prisma.group.count()).toBe(2);
     } finally {
       await database.close();
     }

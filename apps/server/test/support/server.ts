@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -13,6 +14,7 @@ const serverEntry = path.resolve(
 export interface TestServer {
   baseUrl: string;
   port: number;
+  /** The SQLite file, or with RATECARD_TEST_DATABASE=postgresql the database's URL. */
   databasePath: string;
   process: ChildProcess;
   /** Everything the server printed so far (JSON log lines). */
@@ -33,8 +35,39 @@ export async function freePort(): Promise<number> {
 }
 
 /**
+ * With RATECARD_TEST_DATABASE=postgresql, servers get a new database each on the PostgreSQL that
+ * RATECARD_TEST_POSTGRES_URL names (`scripts/postgres-for-tests.sh run <command>` sets both).
+ */
+function newPostgresDatabase(): string {
+  const adminUrl = process.env.RATECARD_TEST_POSTGRES_URL;
+  if (!adminUrl) {
+    throw new Error(
+      "RATECARD_TEST_DATABASE=postgresql needs RATECARD_TEST_POSTGRES_URL: run the tests with " +
+        "scripts/postgres-for-tests.sh run <command>",
+    );
+  }
+  const name = `ratecard_server_${randomBytes(6).toString("hex")}`;
+  execFileSync("psql", [
+    "-X",
+    "-q",
+    "-v",
+    "ON_ERROR_STOP=1",
+    "-d",
+    adminUrl,
+    "-c",
+    `CREATE DATABASE "${name}"`,
+  ]);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+const isPostgresUrl = (value: string) => /^postgres(ql)?:\/\//.test(value);
+
+/**
  * Starts the built server (dist/main.js) as its own process on a free port with a fresh SQLite
- * file in a temporary directory, and waits until it answers.
+ * file in a temporary directory (or a fresh PostgreSQL database, see newPostgresDatabase), and
+ * waits until it answers. A `databasePath` that is a file path is always SQLite.
  */
 export async function startServer(
   options: { env?: Record<string, string>; databasePath?: string } = {},
@@ -42,13 +75,15 @@ export async function startServer(
   const port = await freePort();
   const databasePath =
     options.databasePath ??
-    path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-test-")), "ratecard.db");
+    (process.env.RATECARD_TEST_DATABASE === "postgresql"
+      ? newPostgresDatabase()
+      : path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-test-")), "ratecard.db"));
   const child = spawn(process.execPath, [serverEntry], {
     env: {
       ...process.env,
       HOST: "127.0.0.1",
       PORT: String(port),
-      DATABASE_URL: `file:${databasePath}`,
+      DATABASE_URL: isPostgresUrl(databasePath) ? databasePath : `file:${databasePath}`,
       LOG_LEVEL: "info",
       ...options.env,
     },
