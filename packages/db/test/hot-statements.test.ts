@@ -263,6 +263,70 @@ describe.runIf(providers.includes("postgresql"))("on postgresql", () => {
     }
   });
 
+  it("moves the database's version once per writing transaction, at its commit", async () => {
+    const url = await emptyDatabaseUrl("postgresql", "version-once");
+    await migrateDatabase(url);
+    const database = await openDatabase({ url });
+    try {
+      const before = await database.readDataVersion();
+      let during: number | undefined;
+      await database.prisma.$transaction(async (tx) => {
+        await tx.group.createMany({ data: [{ name: "a" }, { name: "b" }, { name: "c" }] });
+        await tx.group.updateMany({ data: { name: "d" }, where: { name: "a" } });
+        during = await database.readDataVersion();
+      });
+      expect(during).toBe(before);
+      expect(await database.readDataVersion()).toBe(before + 1);
+      await database.prisma.group.deleteMany({ where: { name: "nothing" } });
+      expect(await database.readDataVersion()).toBe(before + 1);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it("never deadlocks two writers on the version counter they share", async () => {
+    const url = await emptyDatabaseUrl("postgresql", "version-deadlock");
+    await migrateDatabase(url);
+    // Two connections whose transactions move the same counter row (process ids equal mod 16).
+    const clients: pg.Client[] = [];
+    const byShard = new Map<number, pg.Client>();
+    let pair: [pg.Client, pg.Client] | undefined;
+    while (!pair) {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      clients.push(client);
+      const shard = (client as unknown as { processID: number }).processID % 16;
+      const other = byShard.get(shard);
+      if (other) pair = [other, client];
+      else byShard.set(shard, client);
+    }
+    const [a, b] = pair;
+    try {
+      await a.query(`INSERT INTO "hashmap_services" ("id", "name") VALUES ('s', 's')`);
+      await a.query(
+        `INSERT INTO "hashmap_fields" ("id", "name", "service_id") VALUES ('f', 'f', 's')`,
+      );
+      // b writes first; a then writes beneath the field b is about to delete; b deletes it, and
+      // waits for a. Had b's first write locked the shared counter, a's commit would wait for b:
+      // a cycle, which PostgreSQL breaks by failing one of them (40P01).
+      await b.query("BEGIN");
+      await b.query(`INSERT INTO "hashmap_groups" ("id", "name") VALUES ('g', 'g')`);
+      await a.query("BEGIN");
+      await a.query(
+        `INSERT INTO "hashmap_mappings" ("id", "cost", "field_id", "value") VALUES ('m', '${COST}', 'f', 'v')`,
+      );
+      const deleting = b.query(`DELETE FROM "hashmap_fields" WHERE "id" = 'f'`);
+      await sleep(50);
+      await a.query("COMMIT");
+      await deleting;
+      await b.query("COMMIT");
+      const { rows } = await a.query<{ count: string }>(`SELECT count(*) FROM "hashmap_mappings"`);
+      expect(rows[0]!.count).toBe("0");
+    } finally {
+      await Promise.all(clients.map((client) => client.end()));
+    }
+  });
+
   it("fails fast when the server is unreachable", async () => {
     const started = Date.now();
     await expect(

@@ -272,11 +272,16 @@ CREATE TRIGGER "local_tokens_changed" AFTER INSERT OR UPDATE OR DELETE OR TRUNCA
     FOR EACH STATEMENT EXECUTE FUNCTION "local_accounts_changed"();
 
 -- PostgreSQL has no PRAGMA data_version: the database's version is the sum of these counters,
--- which a statement-level trigger on every table moves inside the writing transaction, so that a
--- new version becomes visible exactly when the write does (a sequence would move before the
--- commit, and a cache could keep the old rows under the new version). Sixteen rows, chosen by the
--- writing connection's process id, so that concurrent writers rarely wait for one another's row.
--- Not a Prisma model: only packages/db reads it (one query, see database.ts).
+-- moved once by every transaction that changes a table, as it commits, so that a new version
+-- becomes visible exactly when the write does (a sequence would move before the commit, and a
+-- cache could keep the old rows under the new version). Sixteen rows, chosen by the writing
+-- connection's process id, so that concurrent writers rarely wait for one another's row.
+-- The triggers are deferred constraint triggers: a transaction takes its counter's row lock at
+-- commit, after every other lock it needs, and holds it only for the commit, so the counter can
+-- never close a deadlock cycle (a cascade delete on one connection and an insert beneath it on
+-- another would otherwise each wait for the other's locks). A transaction-local setting makes
+-- the first changed row of a transaction move the counter, and the others return at once.
+-- Not a Prisma model: only packages/db reads it (one query, see src/postgresql.ts).
 CREATE TABLE "ratecard_data_version" (
     "shard" INTEGER NOT NULL,
     "version" BIGINT NOT NULL DEFAULT 0,
@@ -289,26 +294,28 @@ INSERT INTO "ratecard_data_version" ("shard") SELECT generate_series(0, 15);
 
 CREATE FUNCTION "ratecard_data_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    IF TG_LEVEL = 'ROW' AND current_setting('ratecard.data_version_moved', true) = 'yes' THEN
+        RETURN NULL;
+    END IF;
+    PERFORM set_config('ratecard.data_version_moved', 'yes', true);
     UPDATE "ratecard_data_version" SET "version" = "version" + 1 WHERE "shard" = pg_backend_pid() % 16;
     RETURN NULL;
 END;
 $$;
 
-CREATE TRIGGER "ratecard_data_changed" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "hashmap_services"
-    FOR EACH STATEMENT EXECUTE FUNCTION "ratecard_data_changed"();
-CREATE TRIGGER "ratecard_data_changed" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "hashmap_fields"
-    FOR EACH STATEMENT EXECUTE FUNCTION "ratecard_data_changed"();
-CREATE TRIGGER "ratecard_data_changed" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "hashmap_groups"
-    FOR EACH STATEMENT EXECUTE FUNCTION "ratecard_data_changed"();
-CREATE TRIGGER "ratecard_data_changed" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "hashmap_mappings"
-    FOR EACH STATEMENT EXECUTE FUNCTION "ratecard_data_changed"();
-CREATE TRIGGER "ratecard_data_changed" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "hashmap_thresholds"
-    FOR EACH STATEMENT EXECUTE FUNCTION "ratecard_data_changed"();
-CREATE TRIGGER "ratecard_data_changed" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "pyscripts_scripts"
-    FOR EACH STATEMENT EXECUTE FUNCTION "ratecard_data_changed"();
-CREATE TRIGGER "ratecard_data_changed" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "rating_modules"
-    FOR EACH STATEMENT EXECUTE FUNCTION "ratecard_data_changed"();
-CREATE TRIGGER "ratecard_data_changed" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "local_users"
-    FOR EACH STATEMENT EXECUTE FUNCTION "ratecard_data_changed"();
-CREATE TRIGGER "ratecard_data_changed" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "local_tokens"
-    FOR EACH STATEMENT EXECUTE FUNCTION "ratecard_data_changed"();
+DO $$
+DECLARE
+    name TEXT;
+BEGIN
+    FOREACH name IN ARRAY ARRAY['hashmap_services', 'hashmap_fields', 'hashmap_groups',
+        'hashmap_mappings', 'hashmap_thresholds', 'pyscripts_scripts', 'rating_modules',
+        'local_users', 'local_tokens']
+    LOOP
+        EXECUTE format('CREATE CONSTRAINT TRIGGER "ratecard_data_changed" AFTER INSERT OR UPDATE OR DELETE ON %I '
+            'DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "ratecard_data_changed"()', name);
+        -- TRUNCATE has no rows (and no constraint triggers); it locks the whole table anyway.
+        EXECUTE format('CREATE TRIGGER "ratecard_data_truncated" AFTER TRUNCATE ON %I '
+            'FOR EACH STATEMENT EXECUTE FUNCTION "ratecard_data_changed"()', name);
+    END LOOP;
+END;
+$$;
