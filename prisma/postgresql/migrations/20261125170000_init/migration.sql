@@ -255,20 +255,31 @@ INSERT INTO "rating_modules" ("module_id", "description", "enabled", "hot_config
     ('pyscripts', 'PyScripts rating module.', true, true, 1);
 
 -- A counter that every change to local users and tokens moves, in any process: authenticators keep
--- a token's verdict until it moves. One statement-level trigger per table and per statement kind
--- (SQLite's are per row): a statement that changes many rows moves it once.
+-- a token's verdict until it moves. Moved once per transaction, at its commit, by deferred
+-- constraint triggers (SQLite's move it per row, at once): the single row's lock is then taken
+-- after every other lock and held only for the commit, so two transactions on the same user (a
+-- password change revoking sessions, a role change) cannot deadlock on it. See
+-- "ratecard_data_version" below for the same reasoning.
 INSERT INTO "local_accounts_generation" ("id", "generation") VALUES (1, 0);
 
 CREATE FUNCTION "local_accounts_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    IF TG_LEVEL = 'ROW' AND current_setting('ratecard.local_accounts_moved', true) = 'yes' THEN
+        RETURN NULL;
+    END IF;
+    PERFORM set_config('ratecard.local_accounts_moved', 'yes', true);
     UPDATE "local_accounts_generation" SET "generation" = "generation" + 1 WHERE "id" = 1;
     RETURN NULL;
 END;
 $$;
 
-CREATE TRIGGER "local_users_changed" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "local_users"
+CREATE CONSTRAINT TRIGGER "local_users_changed" AFTER INSERT OR UPDATE OR DELETE ON "local_users"
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "local_accounts_changed"();
+CREATE CONSTRAINT TRIGGER "local_tokens_changed" AFTER INSERT OR UPDATE OR DELETE ON "local_tokens"
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "local_accounts_changed"();
+CREATE TRIGGER "local_users_truncated" AFTER TRUNCATE ON "local_users"
     FOR EACH STATEMENT EXECUTE FUNCTION "local_accounts_changed"();
-CREATE TRIGGER "local_tokens_changed" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "local_tokens"
+CREATE TRIGGER "local_tokens_truncated" AFTER TRUNCATE ON "local_tokens"
     FOR EACH STATEMENT EXECUTE FUNCTION "local_accounts_changed"();
 
 -- PostgreSQL has no PRAGMA data_version: the database's version is the sum of these counters,
