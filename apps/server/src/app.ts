@@ -233,6 +233,16 @@ export function createApp({
       if (!handlerReadsBody(req)) await drainBody(req);
       if (res.destroyed || res.writableEnded) return;
       if (targetFault) return sendFault(res, 400, targetFault);
+      if (database.catchUp && readsDatabase(req.url!)) {
+        // Caches answer for a database version: on PostgreSQL, bring it up to every commit
+        // acknowledged so far, by any instance, before anything is answered from them.
+        try {
+          await database.catchUp();
+        } catch (error) {
+          logger.warn({ err: error }, "database unreachable");
+          return sendFault(res, 503, "The database is unavailable; retry later");
+        }
+      }
       // tRPC builds a fetch Request, which throws (a 500) on TRACE and TRACK; its clients use
       // GET and POST only.
       if (/^\/trpc(?:[/?#]|$)/.test(req.url!) && !["GET", "HEAD", "POST"].includes(req.method!)) {
@@ -318,6 +328,11 @@ function originFormTarget(req: IncomingMessage): string | undefined {
     return "Malformed request target: it names another host";
   }
   return "Malformed request target: expected a path that starts with a single /";
+}
+
+/** Requests whose answers come from the database (or caches of it). */
+function readsDatabase(target: string): boolean {
+  return /^\/(?:v1|trpc|auth)(?:[/?#]|$)/.test(target);
 }
 
 /** REST reads the body of every method but HEAD; the other handlers read bodies only on writes. */

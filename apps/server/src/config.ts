@@ -8,6 +8,8 @@ export interface Config {
   databaseUrl: string;
   /** SQLite's durability: `full` survives power loss, `normal` only a process crash. */
   sqliteSynchronous: "full" | "normal";
+  /** PostgreSQL: connections per instance, and how long a statement or a connection may take. */
+  postgres: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number };
   logLevel: string;
   /** Bytes of GET answers the read snapshot keeps. */
   snapshotMaxBytes: number;
@@ -175,6 +177,11 @@ export function readConfig(env: NodeJS.ProcessEnv, appRoot: string): Config {
     port: integer(env, "PORT", 8889, 0, 65535),
     databaseUrl,
     sqliteSynchronous: oneOf(env, "SQLITE_SYNCHRONOUS", ["full", "normal"], "full"),
+    postgres: {
+      poolSize: integer(env, "DATABASE_POOL_SIZE", 10, 1, 1_000),
+      statementTimeoutMs: integer(env, "DATABASE_STATEMENT_TIMEOUT_MS", 10_000, 0, 3_600_000),
+      connectTimeoutMs: integer(env, "DATABASE_CONNECT_TIMEOUT_MS", 5_000, 100, 600_000),
+    },
     logLevel: env.LOG_LEVEL || "info",
     // 16 MB holds the largest answer (all 10,000 mappings of a field, 2.3 MB) six times over, or
     // thousands of small ones, and keeps the server within its 150 MiB budget however many distinct

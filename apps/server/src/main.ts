@@ -2,7 +2,13 @@ import type { Server } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { pino } from "pino";
-import { DatabaseTooNewError, migrateDatabase, openDatabase } from "@ratecard/db";
+import {
+  DatabaseTooNewError,
+  migrateDatabase,
+  openDatabase,
+  redactUrl,
+  type Database,
+} from "@ratecard/db";
 import { DEFAULT_RULES, createPolicy, loadPolicyFile, PolicyFileError } from "@ratecard/policy";
 import { createApp } from "./app.js";
 import { ConfigError, readConfig, type Config } from "./config.js";
@@ -18,13 +24,29 @@ async function main(): Promise<void> {
     await migrateDatabase(config.databaseUrl);
   } catch (error) {
     if (error instanceof DatabaseTooNewError) throw new ConfigError(error.message);
+    // PostgreSQL refusing or missing is the operator's to fix: say so in one line.
+    const code = (error as { code?: unknown }).code;
+    if (
+      typeof code === "string" &&
+      /^(ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|28P01|3D000)$/.test(code)
+    )
+      throw new ConfigError(
+        `cannot migrate ${redactUrl(config.databaseUrl)}: ${error instanceof Error ? error.message : code}`,
+      );
     throw error;
   }
   const policy = readPolicy(config);
-  const database = await openDatabase({
-    url: config.databaseUrl,
-    durability: config.sqliteSynchronous,
-  });
+  let database: Database;
+  try {
+    database = await openDatabase({
+      url: config.databaseUrl,
+      durability: config.sqliteSynchronous,
+      ...config.postgres,
+    });
+  } catch (error) {
+    // A database that cannot be reached at start is a deployment problem to state, not a crash.
+    throw new ConfigError(error instanceof Error ? error.message : String(error));
+  }
   const identity = await createIdentity(config.auth, database, logger);
   for (const notice of identity.notices) logger.warn(notice);
   const server = createApp({ config, database, logger, version: VERSION, identity, policy });

@@ -56,6 +56,13 @@ export interface Database {
    * query on PostgreSQL.
    */
   readDataVersion: () => Promise<number>;
+  /**
+   * PostgreSQL only (SQLite's dataVersion() is exact already): brings dataVersion() up to every
+   * commit acknowledged before the call, by any instance, with one query shared by the callers
+   * that arrive while it is waited for. Call it before serving a request from caches. Rejects when
+   * the database cannot be reached.
+   */
+  catchUp?: () => Promise<void>;
   close(): Promise<void>;
 }
 

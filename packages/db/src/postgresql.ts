@@ -59,8 +59,10 @@ function mayWrite(operation: string, args: unknown): boolean {
  * every transaction settles (so a cache filled while the write was uncommitted is dropped after
  * the commit), before the write's caller goes on, and whenever a poll of the database's version,
  * every VERSION_POLL_MS, finds that another instance committed. So this process never serves its
- * own stale data, and another instance's for VERSION_POLL_MS at most. readDataVersion() reads the
- * database's version itself (one query): exact for every instance.
+ * own stale data, and another instance's for VERSION_POLL_MS at most, unless catchUp() is awaited
+ * first: the server does that before every request, so a write acknowledged by any instance is
+ * seen by the next request anywhere. readDataVersion() reads the database's version itself (one
+ * query): exact for every instance.
  */
 export async function openPostgresDatabase(options: DatabaseOptions): Promise<Database> {
   const connection = {
@@ -109,6 +111,35 @@ export async function openPostgresDatabase(options: DatabaseOptions): Promise<Da
       seen = undefined;
     }
     version++;
+  };
+  /** Reads the database's version and moves ours if another commit landed since the last read. */
+  const refresh = async () => {
+    const current = await readDataVersion();
+    if (current !== seen) {
+      seen = current;
+      version++;
+    }
+  };
+  // A read answers for the callers that arrived before it was sent; one that arrives while a read
+  // is on its way waits for the next one, which all such callers share.
+  let inFlight: Promise<void> | undefined;
+  let next: Promise<void> | undefined;
+  const startRead = () => {
+    const read = refresh().finally(() => {
+      if (inFlight === read) inFlight = undefined;
+    });
+    inFlight = read;
+    return read;
+  };
+  const catchUp = (): Promise<void> => {
+    if (!inFlight) return startRead();
+    next ??= inFlight
+      .catch(() => {})
+      .then(() => {
+        next = undefined;
+        return startRead();
+      });
+    return next;
   };
   const poll = setInterval(() => {
     readDataVersion().then(
@@ -166,6 +197,7 @@ export async function openPostgresDatabase(options: DatabaseOptions): Promise<Da
     settings: { journalMode: "wal", synchronous: rows[0]?.synchronous_commit ?? "unknown" },
     dataVersion: () => version,
     readDataVersion,
+    catchUp,
     close: async () => {
       clearInterval(poll);
       await client.$disconnect();
