@@ -103,6 +103,7 @@ export function createApp({
   const serverMetrics = createServerMetrics({
     snapshot: snapshot.stats,
     ruleSets: () => ruleSets.stats(),
+    ...(database.poolStats ? { pool: database.poolStats } : {}),
     ruleCounts: () => countRatingObjects(database.prisma),
   });
   const logRequest = createAccessLog(logger, (method, url, status, seconds) =>

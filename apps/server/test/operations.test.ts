@@ -102,6 +102,11 @@ describe("Prometheus metrics", () => {
     const quoted = await scrape();
     expect(sample(quoted, "ratecard_rule_set_loads_total")).toBe(loadsBefore + 1);
     expect(sample(quoted, "ratecard_rule_set_load_seconds_total")).toBeGreaterThan(0);
+    // A connection pool only where there is one (PostgreSQL).
+    const pooled = process.env.RATECARD_TEST_DATABASE === "postgresql";
+    expect(sample(quoted, 'ratecard_database_connections{state="max"}')).toBe(
+      pooled ? 10 : undefined,
+    );
     // Node's own process metrics come with them.
     expect(sample(after, "process_resident_memory_bytes")).toBeGreaterThan(0);
   });

@@ -63,6 +63,8 @@ export interface Database {
    * the database cannot be reached.
    */
   catchUp?: () => Promise<void>;
+  /** PostgreSQL only: the query pool's connections, open and idle, and requests waiting for one. */
+  poolStats?: () => { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;
 }
 

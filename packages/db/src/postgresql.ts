@@ -198,6 +198,12 @@ export async function openPostgresDatabase(options: DatabaseOptions): Promise<Da
     dataVersion: () => version,
     readDataVersion,
     catchUp,
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: options.poolSize ?? DEFAULT_POOL_SIZE,
+    }),
     close: async () => {
       clearInterval(poll);
       await client.$disconnect();

@@ -9,6 +9,8 @@ export interface MetricSources {
   snapshot: () => { hits: number; misses: number; answers: number; bytes: number };
   /** Rule sets loaded and compiled for pricing since start, and their total time. */
   ruleSets: () => { loads: number; loadSeconds: number };
+  /** PostgreSQL's connection pool; absent on SQLite (no pool). */
+  pool?: () => { total: number; idle: number; waiting: number; max: number };
   /** Rows per kind of rating object, counted in the database at scrape time. */
   ruleCounts: () => Promise<Record<string, number>>;
 }
@@ -95,6 +97,29 @@ export function createServerMetrics(sources: MetricSources): ServerMetrics {
       this.set(sources.snapshot().answers);
     },
   });
+  const pool = sources.pool;
+  if (pool) {
+    new Gauge({
+      name: "ratecard_database_connections",
+      help: "PostgreSQL connections of this instance's pool, by state (in_use, idle) and its size (max)",
+      labelNames: ["state"],
+      registers: [registry],
+      collect() {
+        const { total, idle, max } = pool();
+        this.set({ state: "in_use" }, total - idle);
+        this.set({ state: "idle" }, idle);
+        this.set({ state: "max" }, max);
+      },
+    });
+    new Gauge({
+      name: "ratecard_database_waiting_requests",
+      help: "Queries waiting for a free PostgreSQL connection",
+      registers: [registry],
+      collect() {
+        this.set(pool().waiting);
+      },
+    });
+  }
   new Gauge({
     name: "ratecard_rating_objects",
     help: "Rating objects in the database, by kind",
