@@ -16,7 +16,7 @@ import { resident } from "./proc.js";
 import { startRatecard, tail, type RatecardProcess } from "./ratecard.js";
 import { formatReport, writeJson, type Report, type WorkloadResult } from "./report.js";
 import { seedMappings, seedParents, type Seeded } from "./seed.js";
-import { measureVisibility } from "./visibility.js";
+import { measureVisibility, type Visibility } from "./visibility.js";
 import {
   createMappingWorkload,
   listWorkload,
@@ -74,17 +74,7 @@ async function benchmark(options: Options, workDir: string): Promise<Report> {
     await run(createMappingWorkload(server.authHeaders, seeded));
     const afterSmall = resident(server.pid);
 
-    progress(
-      `cross-instance visibility: ${options.visibilityWrites} writes, read on a second server`,
-    );
-    const second = await startRatecard({
-      databasePath,
-      logPath: path.join(workDir, "second-server.log"),
-      preferAuth: options.preferAuth,
-    });
-    const visibility = await measureVisibility(server, second, options.visibilityWrites).finally(
-      () => second.stop(),
-    );
+    const visibility = await crossInstanceVisibility(options, workDir, server, databasePath);
 
     progress(`growing to ${options.largeMappings} mappings`);
     await seedMappings(server, parents.fieldId, options.smallMappings, options.largeMappings);
@@ -129,6 +119,39 @@ async function benchmark(options: Options, workDir: string): Promise<Report> {
     throw error;
   } finally {
     await server.stop();
+  }
+}
+
+/**
+ * A write on one server, timed until a second server on the same database shows it: the bench's
+ * own server and a second one on its SQLite file, or two fresh servers on --visibility-database.
+ */
+async function crossInstanceVisibility(
+  options: Options,
+  workDir: string,
+  server: RatecardProcess,
+  databasePath: string,
+): Promise<Visibility & { database: string }> {
+  const database = options.visibilityDatabase ?? databasePath;
+  const where = options.visibilityDatabase ? "PostgreSQL" : "SQLite";
+  progress(`cross-instance visibility on ${where}: ${options.visibilityWrites} writes`);
+  const start = (name: string) =>
+    startRatecard({
+      databasePath: database,
+      logPath: path.join(workDir, `${name}.log`),
+      preferAuth: options.preferAuth,
+    });
+  const writer = options.visibilityDatabase ? await start("visibility-writer") : server;
+  try {
+    const reader = await start("visibility-reader");
+    try {
+      const measured = await measureVisibility(writer, reader, options.visibilityWrites);
+      return { ...measured, database: where };
+    } finally {
+      await reader.stop();
+    }
+  } finally {
+    if (writer !== server) await writer.stop();
   }
 }
 

@@ -10,6 +10,8 @@ export interface Options {
   quoteResources: number;
   /** Writes on one server, each timed until a second server on the same database shows it. */
   visibilityWrites: number;
+  /** Measures the visibility on two servers on this database (postgresql://) instead. */
+  visibilityDatabase: string | undefined;
   json: string | undefined;
   preferAuth: boolean;
   keepFiles: boolean;
@@ -25,6 +27,8 @@ export const USAGE = `Usage: pnpm --filter @ratecard/bench bench [options]   (af
   --large <n>          mappings for the list and quote round (default 10000)
   --quote-resources <n> resources in one quote (default 1000)
   --visibility <n>     writes timed until a second server shows them (default 200)
+  --visibility-database <url>
+                       measure that on two servers on this PostgreSQL database (an empty one)
   --json <file>        also write the results as JSON
   --noauth             run without authentication (default: AUTH_STRATEGY=local)
   --keep               keep the temporary database and server log
@@ -50,6 +54,7 @@ export function readOptions(argv: string[]): Options {
       large: { type: "string" },
       "quote-resources": { type: "string" },
       visibility: { type: "string" },
+      "visibility-database": { type: "string" },
       json: { type: "string" },
       noauth: { type: "boolean", default: false },
       keep: { type: "boolean", default: false },
@@ -72,6 +77,7 @@ export function readOptions(argv: string[]): Options {
       positive("quote-resources", values["quote-resources"], quick ? 50 : 1_000),
     ),
     visibilityWrites: Math.round(positive("visibility", values.visibility, quick ? 10 : 200)),
+    visibilityDatabase: values["visibility-database"],
     json: values.json,
     preferAuth: !values.noauth,
     keepFiles: values.keep,

@@ -59,7 +59,8 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts the server on `databasePath` (created and migrated when missing) with the default log
+ * Starts the server on `databasePath` (a SQLite file, or a `postgresql://` URL; created and
+ * migrated when missing) with the default log
  * level, its log appended to `logPath`, and waits for /healthz. Under `local`, signs in as the
  * first admin. If the build has no local accounts yet, falls back to noauth and says why.
  */
@@ -99,7 +100,10 @@ async function start(
         ...startScriptEnvironment(),
         HOST: "127.0.0.1",
         PORT: String(port),
-        DATABASE_URL: `file:${options.databasePath}`,
+        // A database URL (postgresql://...) as is, a path as a SQLite file.
+        DATABASE_URL: /^[a-z]+:/.test(options.databasePath)
+          ? options.databasePath
+          : `file:${options.databasePath}`,
         LOG_LEVEL: "info",
         AUTH_STRATEGY: strategy,
         ...(strategy === "local" ? { RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD } : {}),

@@ -27,7 +27,7 @@ export interface Report {
   /** Spawning the server on the seeded database to its first /healthz answer, ms. */
   restartToFirstAnswerMs: number;
   /** A write on one server until a second server on the same database shows it. */
-  visibility: Visibility;
+  visibility: Visibility & { database: string };
   /** Median time of one quote at one connection, minus the replay's: the server's own time. */
   quoteServerMs: number;
   totalSeconds: number;
@@ -99,7 +99,7 @@ export function formatReport(report: Report): string {
       `${fixed(report.rssMiB.afterRun, 1)} MiB after the run (of which ${fixed(report.rssFileMiB.afterSmall, 1)} ` +
       `and ${fixed(report.rssFileMiB.afterRun, 1)} MiB file-backed: node's own code)`,
     `restart on the seeded database to first answer: ${fixed(report.restartToFirstAnswerMs, 0)} ms`,
-    `cross-instance visibility (${report.visibility.writes} writes, each read on a second server ` +
+    `cross-instance visibility on ${report.visibility.database} (${report.visibility.writes} writes, each read on a second server ` +
       `until shown): p50 ${fixed(report.visibility.p50Ms, 2)} ms, p99 ${fixed(report.visibility.p99Ms, 2)} ms, ` +
       `max ${fixed(report.visibility.maxMs, 2)} ms, ${report.visibility.staleReads} stale reads`,
     `total: ${fixed(report.totalSeconds, 1)} s`,
