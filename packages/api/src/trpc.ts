@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZodError } from "zod";
-import type { PrismaClient } from "@ratecard/db";
+import { isDatabaseUnavailable, type PrismaClient } from "@ratecard/db";
 import type { MetricsConfig } from "./domain/info.js";
 import { DomainError, type DomainErrorKind } from "./domain/errors.js";
 import { RuleSetCache } from "./domain/rating.js";
@@ -115,12 +115,23 @@ export const publicProcedure = t.procedure.use(async ({ ctx, path, type, next })
       const { kind, message } = result.error.cause;
       throw new TRPCError({ code: API_ERROR_OF[kind], message, cause: result.error.cause });
     }
+    // Not the request's fault, nor a bug: the same request may succeed once the database is back.
+    if (!result.ok && isDatabaseUnavailable(result.error.cause)) {
+      throw new TRPCError({
+        code: "SERVICE_UNAVAILABLE",
+        message: DATABASE_UNAVAILABLE_MESSAGE,
+        cause: result.error.cause,
+      });
+    }
     return result;
   } finally {
     if (type === "mutation") ctx.ruleSets.invalidate();
   }
 });
 export const createCallerFactory = t.createCallerFactory;
+
+/** The fault's text when the database cannot answer (HTTP 503). */
+export const DATABASE_UNAVAILABLE_MESSAGE = "The database is unavailable; retry later";
 
 /** The one place domain failures become API errors (and so HTTP statuses). */
 const API_ERROR_OF: Record<DomainErrorKind, TRPCError["code"]> = {

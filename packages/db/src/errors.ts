@@ -78,3 +78,80 @@ export function isCheckViolation(error: unknown): boolean {
     sqlite: ["SQLITE_CONSTRAINT_CHECK"],
   });
 }
+
+/** Prisma's codes for a database it cannot reach, lost, timed out on, or a pool that ran dry. */
+const PRISMA_UNAVAILABLE = ["P1001", "P1002", "P1008", "P1017", "P2024", "P2034"];
+/** Driver adapter kinds for the same (SQLITE_BUSY comes through as SocketTimeout). */
+const KIND_UNAVAILABLE = [
+  "DatabaseNotReachable",
+  "ConnectionClosed",
+  "SocketTimeout",
+  "TooManyConnections",
+  "TransactionWriteConflict",
+];
+/**
+ * PostgreSQL's: a connection exception (08), too many connections (53300) or another lack of
+ * resources (53), the statement timeout (57014), shutdown and restart (57P01-57P03), and the
+ * conflicts of concurrent transactions (40001 serialization, 40P01 deadlock): none says the request
+ * was wrong, and a retry of the whole request may succeed. Conflicts are reported, not retried
+ * here: a request may have committed part of its work before the failing statement.
+ */
+const SQLSTATE_UNAVAILABLE = /^(08...|53...|57014|57P0[123]|40001|40P01)$/;
+/**
+ * SQLite's, by primary code (their extended codes add a suffix): busy after the busy timeout, an
+ * I/O error, a full disk, a read-only or unopenable file.
+ */
+const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|IOERR|FULL|READONLY|CANTOPEN)(_|$)/;
+/** SQLite's primary result codes for the same, for adapter errors that carry only the number. */
+const SQLITE_PRIMARY_UNAVAILABLE = new Set([5, 10, 13, 8, 14]);
+/** Socket errors of the pg driver (node's) and the pg pool's own, which carry no code. */
+const SOCKET_UNAVAILABLE =
+  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN)$/;
+const PG_MESSAGE_UNAVAILABLE =
+  /timeout exceeded when trying to connect|Connection terminated|connection error and is not queryable|Client was closed and is not queryable|Query read timeout/i;
+
+function unavailableHere(error: object): boolean {
+  const { code, errorCode, kind, originalCode, extendedCode, message } = error as {
+    code?: unknown;
+    errorCode?: unknown;
+    kind?: unknown;
+    originalCode?: unknown;
+    extendedCode?: unknown;
+    message?: unknown;
+  };
+  const codes = [code, errorCode, originalCode].filter((c): c is string => typeof c === "string");
+  if (
+    error instanceof Prisma.PrismaClientKnownRequestError &&
+    PRISMA_UNAVAILABLE.includes(error.code)
+  ) {
+    return true;
+  }
+  if (typeof errorCode === "string" && PRISMA_UNAVAILABLE.includes(errorCode)) return true;
+  if (typeof kind === "string" && KIND_UNAVAILABLE.includes(kind)) return true;
+  if (typeof extendedCode === "number" && SQLITE_PRIMARY_UNAVAILABLE.has(extendedCode & 0xff)) {
+    return true;
+  }
+  if (codes.some((c) => SQLSTATE_UNAVAILABLE.test(c) || SQLITE_UNAVAILABLE.test(c))) return true;
+  if (codes.some((c) => SOCKET_UNAVAILABLE.test(c))) return true;
+  return typeof message === "string" && PG_MESSAGE_UNAVAILABLE.test(message);
+}
+
+/**
+ * The database cannot answer now (unreachable, restarting, out of connections or disk, busy past
+ * the wait, a statement timed out, a transaction lost a conflict): the request was not at fault,
+ * and the same request may succeed later. Looks through the errors Prisma, the driver adapters
+ * and the drivers wrap around each other.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<object>();
+  const pending: unknown[] = [error];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (current === null || typeof current !== "object" || seen.has(current)) continue;
+    seen.add(current);
+    if (unavailableHere(current)) return true;
+    const { cause, meta } = current as { cause?: unknown; meta?: unknown };
+    pending.push(cause, (meta as { driverAdapterError?: unknown } | undefined)?.driverAdapterError);
+  }
+  return false;
+}

@@ -7,8 +7,13 @@ export {
   type DatabaseProvider,
   type Durability,
 } from "./database.js";
-export { DatabaseTooNewError, migrateDatabase } from "./migrate.js";
-export { isCheckViolation, isForeignKeyViolation, isUniqueViolation } from "./errors.js";
+export { DatabaseTooNewError, migrateDatabase, migrationState } from "./migrate.js";
+export {
+  isCheckViolation,
+  isDatabaseUnavailable,
+  isForeignKeyViolation,
+  isUniqueViolation,
+} from "./errors.js";
 export {
   insertMapping,
   insertThreshold,

@@ -1,7 +1,13 @@
 import { accountsGeneration, authenticateToken } from "@ratecard/accounts";
-import type { PrismaClient } from "@ratecard/db";
+import { isDatabaseUnavailable, type PrismaClient } from "@ratecard/db";
 import { LRUCache } from "lru-cache";
-import { tokenCacheKey, type Authenticator, type Identity, type RequestView } from "./identity.js";
+import {
+  IdentityUnavailableError,
+  tokenCacheKey,
+  type Authenticator,
+  type Identity,
+  type RequestView,
+} from "./identity.js";
 
 /** A token's verdict is asked of the database again at least this often (keeps lastUsedAt fresh). */
 const RECHECK_MS = 60_000;
@@ -61,15 +67,26 @@ export function createLocalAuthenticator(
       const unexpired = (verdict: Verdict) =>
         !verdict.identity || verdict.identity.expiresAt.getTime() > Date.now();
       if (kept && kept.version === version && unexpired(kept)) return kept.identity;
-      // Read before the check, so that a change made during it moves the generation past this one.
-      const generation = await accountsGeneration(prisma);
-      if (kept && kept.generation === generation && unexpired(kept)) {
-        kept.version = version;
-        return kept.identity;
+      try {
+        // Read before the check, so that a change made during it moves the generation past this one.
+        const generation = await accountsGeneration(prisma);
+        if (kept && kept.generation === generation && unexpired(kept)) {
+          kept.version = version;
+          return kept.identity;
+        }
+        const identity = await check(token);
+        verdicts.set(key, { identity, version, generation });
+        return identity;
+      } catch (error) {
+        // The token's verdict cannot be known (503), which is not "unknown token" (401): a kept
+        // verdict is not served either, as a revocation may be what could not be read.
+        if (isDatabaseUnavailable(error)) {
+          throw new IdentityUnavailableError("The accounts database cannot be reached", {
+            cause: error,
+          });
+        }
+        throw error;
       }
-      const identity = await check(token);
-      verdicts.set(key, { identity, version, generation });
-      return identity;
     },
   };
 }
