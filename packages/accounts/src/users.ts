@@ -98,11 +98,31 @@ export async function getUser(prisma: PrismaClient, id: string): Promise<LocalUs
 }
 
 /**
- * The last-admin guard, inside the one statement that demotes or deletes: a statement is atomic,
- * so two instances demoting two admins at once cannot both pass it. (A read-then-write transaction
- * across two connections ended in a lock timeout, P1008, instead of a clear refusal.)
+ * Runs a demotion or deletion guarded by the last-admin check inside its own statement
+ * (`"role" <> 'admin' OR (SELECT count(*) ... WHERE "role" = 'admin') > 1`). On SQLite a statement
+ * is atomic, so two instances demoting two admins at once cannot both pass it; it runs alone, as a
+ * transaction around it would hold the write lock across an await (two connections of one process
+ * then wait for each other until the lock timeout, P1008, instead of a clear refusal). On
+ * PostgreSQL a statement sees the data as of its start and two such statements on two rows do not
+ * wait for each other, so both would pass: there, guarded writes take one transaction-scoped
+ * advisory lock first, and the statement after it sees the commit of the one before. (Not a
+ * serializable transaction: its conflicts surface at COMMIT, and adapter-pg 6.19 never releases
+ * the connection of a failed COMMIT.) Returns the rows changed: 0 when the guard or the id refused.
  */
-const unlessLastAdmin = `("role" <> 'admin' OR (SELECT count(*) FROM "local_users" WHERE "role" = 'admin') > 1)`;
+async function guardedWrite(
+  prisma: PrismaClient,
+  statement: (tx: Pick<PrismaClient, "$executeRaw">) => ReturnType<PrismaClient["$executeRaw"]>,
+): Promise<number> {
+  // Prisma's own name for the client's database (packages/db does not say it on the client).
+  if ((prisma as { _activeProvider?: string })._activeProvider !== "postgresql") {
+    return statement(prisma);
+  }
+  return prisma.$transaction(async (tx) => {
+    // Any constant key will do, as long as nothing else in Ratecard uses it.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(7261630741)`;
+    return statement(tx);
+  });
+}
 
 /**
  * Changes a user's role and/or password. A new password also revokes the user's console sessions
@@ -120,10 +140,12 @@ export async function updateUser(
     changes.password === undefined ? undefined : await hashPassword(changes.password);
 
   if (changes.role === "reader") {
-    const demoted = await prisma.$executeRawUnsafe(
-      `UPDATE "local_users" SET "role" = 'reader', "updated_at" = ? WHERE "id" = ? AND ${unlessLastAdmin}`,
-      new Date(),
-      id,
+    const now = new Date();
+    const demoted = await guardedWrite(
+      prisma,
+      (tx) => tx.$executeRaw`UPDATE "local_users" SET "role" = 'reader', "updated_at" = ${now}
+        WHERE "id" = ${id} AND ("role" <> 'admin'
+          OR (SELECT count(*) FROM "local_users" WHERE "role" = 'admin') > 1)`,
     );
     if (demoted === 0) await refuseLastAdmin(prisma, id);
   } else if (changes.role === "admin") {
@@ -143,9 +165,10 @@ export async function updateUser(
 
 /** Deletes a user and (by the foreign key's cascade) every token of theirs; never the last admin. */
 export async function deleteUser(prisma: PrismaClient, id: string): Promise<void> {
-  const deleted = await prisma.$executeRawUnsafe(
-    `DELETE FROM "local_users" WHERE "id" = ? AND ${unlessLastAdmin}`,
-    id,
+  const deleted = await guardedWrite(
+    prisma,
+    (tx) => tx.$executeRaw`DELETE FROM "local_users" WHERE "id" = ${id} AND ("role" <> 'admin'
+      OR (SELECT count(*) FROM "local_users" WHERE "role" = 'admin') > 1)`,
   );
   if (deleted === 0) await refuseLastAdmin(prisma, id);
 }

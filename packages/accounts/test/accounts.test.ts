@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -29,10 +31,37 @@ let database: Database;
 let prisma: PrismaClient;
 let directory: string;
 
+/**
+ * A temporary SQLite file, or with RATECARD_TEST_DATABASE=postgresql a new database on the
+ * PostgreSQL that RATECARD_TEST_POSTGRES_URL names (`scripts/postgres-for-tests.sh run pnpm
+ * --filter @ratecard/accounts test`); created with psql, so this package needs no driver of its own.
+ */
+function newDatabaseUrl(): string {
+  if (process.env.RATECARD_TEST_DATABASE !== "postgresql") return `file:${directory}/ratecard.db`;
+  const adminUrl = process.env.RATECARD_TEST_POSTGRES_URL;
+  if (!adminUrl)
+    throw new Error("RATECARD_TEST_DATABASE=postgresql needs RATECARD_TEST_POSTGRES_URL");
+  const name = `ratecard_accounts_${randomBytes(6).toString("hex")}`;
+  execFileSync("psql", [
+    "-X",
+    "-q",
+    "-v",
+    "ON_ERROR_STOP=1",
+    "-d",
+    adminUrl,
+    "-c",
+    `CREATE DATABASE "${name}"`,
+  ]);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 beforeAll(async () => {
   directory = fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-accounts-"));
-  await migrateDatabase(`file:${directory}/ratecard.db`);
-  database = await openDatabase({ url: `file:${directory}/ratecard.db` });
+  const url = newDatabaseUrl();
+  await migrateDatabase(url);
+  database = await openDatabase({ url });
   prisma = database.prisma;
 });
 afterAll(async () => {
