@@ -95,7 +95,7 @@ export function createApp({
         ? { access: edge.rpcAccess(req), canManageAccounts: edge.mayManageAccounts(req) }
         : { access: allowAll }),
     });
-  const readiness = createReadinessCheck(database.prisma);
+  const readiness = createReadinessCheck(database, ruleSets);
   const routeLabel = createRouteLabels(
     collectRestRoutes(appRouter),
     new Set(Object.keys(appRouter._def.procedures)),

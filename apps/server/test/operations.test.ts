@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, HASHMAP, type Client } from "./support/client.js";
+import { queryDatabase } from "./support/database.js";
 import { startServer, type TestServer } from "./support/server.js";
 
 // What a load balancer and Prometheus see: /healthz, /readyz and /metrics, over real HTTP.
@@ -37,8 +38,49 @@ describe("health and readiness", () => {
     expect(await ready.json()).toEqual({
       status: "ready",
       ready: true,
-      checks: { database: "ok" },
+      checks: { database: "ok", migrations: "ok", rules: "ok" },
     });
+  });
+
+  it("follows the migrations: a newer release's is noted, a missing one makes it not ready", async () => {
+    const readiness = async () => {
+      const answer = await fetch(`${server.baseUrl}/readyz`);
+      return {
+        status: answer.status,
+        body: (await answer.json()) as { checks: Record<string, string> },
+      };
+    };
+    const migrations = "_prisma_migrations";
+    queryDatabase(
+      server.databasePath,
+      `INSERT INTO "${migrations}" ("id", "checksum", "migration_name", "finished_at", "applied_steps_count") ` +
+        `VALUES ('test-newer', 'x', '29991231000000_from_the_future', CURRENT_TIMESTAMP, 1)`,
+    );
+    const ahead = await readiness();
+    expect(ahead.status).toBe(200);
+    expect(ahead.body.checks.migrations).toBe(
+      "ok; applied by a newer Ratecard: 29991231000000_from_the_future",
+    );
+    queryDatabase(server.databasePath, `DELETE FROM "${migrations}" WHERE "id" = 'test-newer'`);
+    const newest = queryDatabase(
+      server.databasePath,
+      `SELECT "migration_name" FROM "${migrations}" ORDER BY "migration_name" DESC LIMIT 1`,
+    );
+    queryDatabase(
+      server.databasePath,
+      `UPDATE "${migrations}" SET "rolled_back_at" = CURRENT_TIMESTAMP WHERE "migration_name" = '${newest}'`,
+    );
+    try {
+      const behind = await readiness();
+      expect(behind.status).toBe(503);
+      expect(behind.body.checks.migrations).toBe(`not applied: ${newest}`);
+    } finally {
+      queryDatabase(
+        server.databasePath,
+        `UPDATE "${migrations}" SET "rolled_back_at" = NULL WHERE "migration_name" = '${newest}'`,
+      );
+    }
+    expect((await readiness()).status).toBe(200);
   });
 });
 

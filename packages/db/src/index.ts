@@ -8,12 +8,7 @@ export {
   type Durability,
 } from "./database.js";
 export { DatabaseTooNewError, migrateDatabase, migrationState } from "./migrate.js";
-export {
-  isCheckViolation,
-  isDatabaseUnavailable,
-  isForeignKeyViolation,
-  isUniqueViolation,
-} from "./errors.js";
+export { isCheckViolation, isForeignKeyViolation, isUniqueViolation } from "./errors.js";
 export {
   insertMapping,
   insertThreshold,

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import BetterSqlite3 from "better-sqlite3";
-import { databaseProvider, resolveDatabaseUrl } from "./database.js";
+import { databaseProvider, resolveDatabaseUrl, type Database } from "./database.js";
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -14,9 +14,9 @@ const migrationsDir = path.resolve(packageRoot, "../../prisma/migrations");
 const postgresMigrationsDir = path.resolve(packageRoot, "../../prisma/postgresql/migrations");
 
 /** The committed migrations, by folder name (Prisma applies them in this order). */
-function committedMigrations(): string[] {
+function committedMigrations(directory = migrationsDir): string[] {
   return fs
-    .readdirSync(migrationsDir, { withFileTypes: true })
+    .readdirSync(directory, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)
     .sort();
@@ -96,4 +96,26 @@ export async function migrateDatabase(databaseUrl: string): Promise<void> {
     const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
     throw new Error(`Database migration failed for ${url}:\n${stdout}${stderr}`, { cause: error });
   }
+}
+
+/**
+ * How an open database stands against this code's migrations: `pending` ones it lacks (this
+ * instance should not serve), and `unknown` ones a newer Ratecard applied (a rolling upgrade under
+ * way: the additive migrations so far leave this version working). For readiness checks.
+ */
+export async function migrationState(
+  database: Database,
+): Promise<{ pending: string[]; unknown: string[] }> {
+  const committed = committedMigrations(
+    database.provider === "postgresql" ? postgresMigrationsDir : migrationsDir,
+  );
+  const rows = await database.prisma.$queryRawUnsafe<{ migration_name: string }[]>(
+    'SELECT "migration_name" FROM "_prisma_migrations" ' +
+      'WHERE "finished_at" IS NOT NULL AND "rolled_back_at" IS NULL',
+  );
+  const applied = new Set(rows.map((row) => row.migration_name));
+  return {
+    pending: committed.filter((name) => !applied.has(name)),
+    unknown: [...applied].filter((name) => !committed.includes(name)).sort(),
+  };
 }
