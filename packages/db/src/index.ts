@@ -8,7 +8,12 @@ export {
   type Durability,
 } from "./database.js";
 export { DatabaseTooNewError, migrateDatabase, migrationState } from "./migrate.js";
-export { isCheckViolation, isForeignKeyViolation, isUniqueViolation } from "./errors.js";
+export {
+  isCheckViolation,
+  isDatabaseUnavailable,
+  isForeignKeyViolation,
+  isUniqueViolation,
+} from "./errors.js";
 export {
   insertMapping,
   insertThreshold,
