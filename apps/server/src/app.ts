@@ -241,7 +241,9 @@ export function createApp({
           await database.catchUp();
         } catch (error) {
           logger.warn({ err: error }, "database unreachable");
-          return sendFault(res, 503, "The database is unavailable; retry later");
+          return sendFault(res, 503, "The database is unavailable; retry later", {
+            "Retry-After": "1",
+          });
         }
       }
       // tRPC builds a fetch Request, which throws (a 500) on TRACE and TRACK; its clients use

@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZodError } from "zod";
-import { isDatabaseUnavailable, type PrismaClient } from "@ratecard/db";
+import { isCheckViolation, isDatabaseUnavailable, type PrismaClient } from "@ratecard/db";
 import type { MetricsConfig } from "./domain/info.js";
 import { DomainError, type DomainErrorKind } from "./domain/errors.js";
 import { RuleSetCache } from "./domain/rating.js";
@@ -120,6 +120,15 @@ export const publicProcedure = t.procedure.use(async ({ ctx, path, type, next })
       throw new TRPCError({
         code: "SERVICE_UNAVAILABLE",
         message: DATABASE_UNAVAILABLE_MESSAGE,
+        cause: result.error.cause,
+      });
+    }
+    // The database's own rules are a safety net behind the API's validation: a value that slips
+    // through is still the client's, answered 400 alike on SQLite and PostgreSQL.
+    if (!result.ok && isCheckViolation(result.error.cause)) {
+      throw new TRPCError({
+        code: "BAD_REQUEST",
+        message: "The request breaks a rule of the rating data (a database constraint refused it)",
         cause: result.error.cause,
       });
     }

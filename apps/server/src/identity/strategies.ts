@@ -5,10 +5,10 @@ import {
   issueToken,
   revokeToken,
 } from "@ratecard/accounts";
-import type { Database } from "@ratecard/db";
+import { isDatabaseUnavailable, type Database } from "@ratecard/db";
 import type { Logger } from "pino";
 import type { AuthConfig } from "../config.js";
-import type { Authenticator, SignInProvider } from "./identity.js";
+import { IdentityUnavailableError, type Authenticator, type SignInProvider } from "./identity.js";
 import { createKeystoneAuthenticator } from "./keystone.js";
 import { createLocalAuthenticator } from "./local.js";
 import { noauthAuthenticator } from "./noauth.js";
@@ -62,21 +62,23 @@ export async function createIdentity(
         authenticator,
         signIn: {
           fields: ["username", "password"],
-          async signIn({ username, password }) {
-            const user = await checkPassword(prisma, username, password);
-            if (!user) return null;
-            const { secret } = await issueToken(prisma, {
-              userId: user.id,
-              kind: "session",
-              ttlMs: auth.sessionTtlMs,
-            });
-            const identity = await authenticator.authenticate(secret);
-            return identity ? { token: secret, identity } : null;
-          },
-          async signOut(token) {
-            const session = await authenticateToken(prisma, token);
-            if (session) await revokeToken(prisma, session.token.id);
-          },
+          signIn: ({ username, password }) =>
+            unlessDatabaseDown(async () => {
+              const user = await checkPassword(prisma, username, password);
+              if (!user) return null;
+              const { secret } = await issueToken(prisma, {
+                userId: user.id,
+                kind: "session",
+                ttlMs: auth.sessionTtlMs,
+              });
+              const identity = await authenticator.authenticate(secret);
+              return identity ? { token: secret, identity } : null;
+            }),
+          signOut: (token) =>
+            unlessDatabaseDown(async () => {
+              const session = await authenticateToken(prisma, token);
+              if (session) await revokeToken(prisma, session.token.id);
+            }),
         },
         wwwAuthenticate: 'Ratecard realm="ratecard"',
         notices: firstAdmin.passwordFile
@@ -88,5 +90,16 @@ export async function createIdentity(
             : [],
       };
     }
+  }
+}
+
+/** Local sign-in and sign-out with the database down: the 503 of an identity service away. */
+async function unlessDatabaseDown<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isDatabaseUnavailable(error))
+      throw new IdentityUnavailableError("the database is unavailable");
+    throw error;
   }
 }
