@@ -63,7 +63,9 @@ function renderSample(certificate: string, ports: number[]): string {
     config = config.replace(from, to);
   };
   rewrite(/bind :443 ssl crt \S+/, `bind 127.0.0.1:${lbPort} ssl crt ${certificate}`);
-  rewrite(/inter 2s fall 2 rise 2/, "inter 200ms fall 2 rise 2");
+  // Checks often enough to see a stopped instance within the test, not so often that a loaded CI
+  // machine's slow answers look like failures.
+  rewrite(/inter 2s fall 2 rise 2/, "inter 500ms fall 2 rise 2");
   rewrite(/^ {4}server ratecard-\d .*\n/gm, "");
   config += ports
     .map((port, i) => `    server ratecard-${i + 1} 127.0.0.1:${port} check\n`)

@@ -98,6 +98,8 @@ export async function migrateDatabase(databaseUrl: string): Promise<void> {
   }
 }
 
+const committedByDirectory = new Map<string, string[]>();
+
 /**
  * How an open database stands against this code's migrations: `pending` ones it lacks (this
  * instance should not serve), and `unknown` ones a newer Ratecard applied (a rolling upgrade under
@@ -106,9 +108,10 @@ export async function migrateDatabase(databaseUrl: string): Promise<void> {
 export async function migrationState(
   database: Database,
 ): Promise<{ pending: string[]; unknown: string[] }> {
-  const committed = committedMigrations(
-    database.provider === "postgresql" ? postgresMigrationsDir : migrationsDir,
-  );
+  const directory = database.provider === "postgresql" ? postgresMigrationsDir : migrationsDir;
+  // The committed migrations are this code's: read once (load balancers ask every few seconds).
+  let committed = committedByDirectory.get(directory);
+  if (!committed) committedByDirectory.set(directory, (committed = committedMigrations(directory)));
   const rows = await database.prisma.$queryRawUnsafe<{ migration_name: string }[]>(
     'SELECT "migration_name" FROM "_prisma_migrations" ' +
       'WHERE "finished_at" IS NOT NULL AND "rolled_back_at" IS NULL',
