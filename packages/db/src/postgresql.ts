@@ -157,7 +157,9 @@ export async function openPostgresDatabase(options: DatabaseOptions): Promise<Da
   }, VERSION_POLL_MS);
   poll.unref();
 
-  const client = new PostgresPrismaClient({ adapter: new PrismaPg(pool) });
+  const client = new PostgresPrismaClient({
+    adapter: releasingFailedTransactions(new PrismaPg(pool)),
+  });
   const extended = client.$extends({
     query: {
       async $allOperations({ operation, args, query }) {
@@ -210,4 +212,56 @@ export async function openPostgresDatabase(options: DatabaseOptions): Promise<Da
       await Promise.all([pool.end(), versionPool.end()]);
     },
   };
+}
+
+type PgAdapter = Awaited<ReturnType<PrismaPg["connect"]>>;
+type PgTransaction = Awaited<ReturnType<PgAdapter["startTransaction"]>>;
+
+/**
+ * adapter-pg 6.19.3 hands a transaction's connection back to the pool only in commit() and
+ * rollback(), which Prisma calls after its own COMMIT or ROLLBACK statement succeeded. When that
+ * statement fails (a deferred constraint, a conflict, the server going away mid-commit), the
+ * connection is never returned, and after `poolSize` such failures every query waits for a
+ * connection that never comes. Here a transaction whose ending fails returns its connection at
+ * once, marked broken (the pool closes it), and a later commit() or rollback() does nothing.
+ */
+function releasingFailedTransactions(factory: PrismaPg): PrismaPg {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    const start = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (...args) => {
+      const transaction: PgTransaction = await start(...args);
+      // adapter-pg's transaction holds its pool connection as `client`.
+      const connection = (transaction as unknown as { client: pg.PoolClient }).client;
+      let returned = false;
+      const execute = transaction.executeRaw.bind(transaction);
+      transaction.executeRaw = async (query) => {
+        try {
+          return await execute(query);
+        } catch (error) {
+          if (!returned && /^\s*(commit|rollback)\b/i.test(query.sql)) {
+            returned = true;
+            connection.release(error instanceof Error ? error : new Error(String(error)));
+          }
+          throw error;
+        }
+      };
+      const commit = transaction.commit.bind(transaction);
+      const rollback = transaction.rollback.bind(transaction);
+      transaction.commit = async () => {
+        if (returned) return;
+        returned = true;
+        await commit();
+      };
+      transaction.rollback = async () => {
+        if (returned) return;
+        returned = true;
+        await rollback();
+      };
+      return transaction;
+    };
+    return adapter;
+  };
+  return factory;
 }
