@@ -1,7 +1,7 @@
 import path from "node:path";
 import { loadMetricsFile, MetricsFileError, type MetricsConfig } from "./metrics.js";
 
-/** Ratecard's configuration: environment variables, read once at start. See docs/configuration.md. */
+/** Ratecard's configuration: environment variables, read once at start (the README lists them). */
 export interface Config {
   host: string;
   port: number;
