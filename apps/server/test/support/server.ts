@@ -1,10 +1,10 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { isPostgres, newPostgresDatabase } from "./database.js";
 
 const serverEntry = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -35,36 +35,6 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * With RATECARD_TEST_DATABASE=postgresql, servers get a new database each on the PostgreSQL that
- * RATECARD_TEST_POSTGRES_URL names (`scripts/postgres-for-tests.sh run <command>` sets both).
- */
-function newPostgresDatabase(): string {
-  const adminUrl = process.env.RATECARD_TEST_POSTGRES_URL;
-  if (!adminUrl) {
-    throw new Error(
-      "RATECARD_TEST_DATABASE=postgresql needs RATECARD_TEST_POSTGRES_URL: run the tests with " +
-        "scripts/postgres-for-tests.sh run <command>",
-    );
-  }
-  const name = `ratecard_server_${randomBytes(6).toString("hex")}`;
-  execFileSync("psql", [
-    "-X",
-    "-q",
-    "-v",
-    "ON_ERROR_STOP=1",
-    "-d",
-    adminUrl,
-    "-c",
-    `CREATE DATABASE "${name}"`,
-  ]);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-const isPostgresUrl = (value: string) => /^postgres(ql)?:\/\//.test(value);
-
-/**
  * Starts the built server (dist/main.js) as its own process on a free port with a fresh SQLite
  * file in a temporary directory (or a fresh PostgreSQL database, see newPostgresDatabase), and
  * waits until it answers. A `databasePath` that is a file path is always SQLite.
@@ -83,7 +53,7 @@ export async function startServer(
       ...process.env,
       HOST: "127.0.0.1",
       PORT: String(port),
-      DATABASE_URL: isPostgresUrl(databasePath) ? databasePath : `file:${databasePath}`,
+      DATABASE_URL: isPostgres(databasePath) ? databasePath : `file:${databasePath}`,
       LOG_LEVEL: "info",
       ...options.env,
     },
