@@ -1,7 +1,13 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZodError } from "zod";
-import { isCheckViolation, isDatabaseUnavailable, type PrismaClient } from "@ratecard/db";
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  isCheckViolation,
+  isDatabaseUnavailable,
+  isTransactionConflict,
+  type PrismaClient,
+} from "@ratecard/db";
 import type { MetricsConfig } from "./domain/info.js";
 import { DomainError, type DomainErrorKind } from "./domain/errors.js";
 import { RuleSetCache } from "./domain/rating.js";
@@ -102,15 +108,34 @@ const t = initTRPC
 
 export const router = t.router;
 
+/** How often a procedure runs when PostgreSQL keeps giving up its transaction for another's. */
+const CONFLICT_ATTEMPTS = 3;
+/** The longest first pause before running it again; it doubles with each attempt. */
+const CONFLICT_BACKOFF_MS = 20;
+
 /**
  * Every procedure. The edge's access verdict comes first. A mutation may change rules, so whatever
  * it does, the compiled rule set is dropped afterwards and the next quote reloads it.
+ *
+ * A serialization failure or deadlock (PostgreSQL under concurrent writers) rolled the procedure's
+ * transaction back, so the procedure runs again after a random pause (full jitter, so that the
+ * writers that collided do not collide again in step), up to CONFLICT_ATTEMPTS times; then it is a
+ * 503. This holds because every procedure writes in one statement or one transaction, or in steps
+ * that give the same result when run again (updateUser): keep it so.
  */
 export const publicProcedure = t.procedure.use(async ({ ctx, path, type, next }) => {
   const refusal = ctx.access.check(path, type);
   if (refusal) throw new TRPCError({ code: refusal.code, message: refusal.message });
   try {
-    const result = await next();
+    let result = await next();
+    for (
+      let attempt = 1;
+      attempt < CONFLICT_ATTEMPTS && !result.ok && isTransactionConflict(result.error.cause);
+      attempt += 1
+    ) {
+      await sleep(Math.random() * CONFLICT_BACKOFF_MS * 2 ** (attempt - 1));
+      result = await next();
+    }
     if (!result.ok && result.error.cause instanceof DomainError) {
       const { kind, message } = result.error.cause;
       throw new TRPCError({ code: API_ERROR_OF[kind], message, cause: result.error.cause });

@@ -93,8 +93,8 @@ const KIND_UNAVAILABLE = [
  * PostgreSQL's: a connection exception (08), too many connections (53300) or another lack of
  * resources (53), the statement timeout (57014), shutdown and restart (57P01-57P03), and the
  * conflicts of concurrent transactions (40001 serialization, 40P01 deadlock): none says the request
- * was wrong, and a retry of the whole request may succeed. Conflicts are reported, not retried
- * here: a request may have committed part of its work before the failing statement.
+ * was wrong, and a retry of the whole request may succeed. Conflicts are retried by the API
+ * (isTransactionConflict); only one that keeps failing reaches the client as unavailable.
  */
 const SQLSTATE_UNAVAILABLE = /^(08...|53...|57014|57P0[123]|40001|40P01)$/;
 /**
@@ -137,21 +137,50 @@ function unavailableHere(error: object): boolean {
 }
 
 /**
- * The database cannot answer now (unreachable, restarting, out of connections or disk, busy past
- * the wait, a statement timed out, a transaction lost a conflict): the request was not at fault,
- * and the same request may succeed later. Looks through the errors Prisma, the driver adapters
- * and the drivers wrap around each other.
+ * Whether any error in the chain Prisma, the driver adapters and the drivers wrap around each other
+ * (causes, and Prisma's `meta.driverAdapterError`) satisfies `test`.
  */
-export function isDatabaseUnavailable(error: unknown): boolean {
+function anyInChain(error: unknown, test: (error: object) => boolean): boolean {
   const seen = new Set<object>();
   const pending: unknown[] = [error];
   while (pending.length > 0) {
     const current = pending.pop();
     if (current === null || typeof current !== "object" || seen.has(current)) continue;
     seen.add(current);
-    if (unavailableHere(current)) return true;
+    if (test(current)) return true;
     const { cause, meta } = current as { cause?: unknown; meta?: unknown };
     pending.push(cause, (meta as { driverAdapterError?: unknown } | undefined)?.driverAdapterError);
   }
   return false;
+}
+
+/**
+ * The database cannot answer now (unreachable, restarting, out of connections or disk, busy past
+ * the wait, a statement timed out, a transaction lost a conflict): the request was not at fault,
+ * and the same request may succeed later.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return anyInChain(error, unavailableHere);
+}
+
+const SQLSTATE_CONFLICT = new Set(["40001", "40P01"]);
+
+function conflictHere(error: object): boolean {
+  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2034") return true;
+  const { code, kind, originalCode } = error as {
+    code?: unknown;
+    kind?: unknown;
+    originalCode?: unknown;
+  };
+  if (kind === "TransactionWriteConflict") return true;
+  return [code, originalCode].some((c) => typeof c === "string" && SQLSTATE_CONFLICT.has(c));
+}
+
+/**
+ * PostgreSQL gave up a transaction to let a concurrent one through (40001 serialization failure,
+ * 40P01 deadlock; Prisma's P2034): the transaction was rolled back as a whole, and running it again
+ * is how PostgreSQL expects it to be handled. A subset of isDatabaseUnavailable.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  return anyInChain(error, conflictHere);
 }

@@ -12,6 +12,7 @@ export {
   isCheckViolation,
   isDatabaseUnavailable,
   isForeignKeyViolation,
+  isTransactionConflict,
   isUniqueViolation,
 } from "./errors.js";
 export {

@@ -454,6 +454,12 @@ export function createRestHandler(options: RestHandlerOptions) {
       const answer = await call(route, path, query, body, context);
       if (!answer.ok) {
         if (answer.internal !== undefined) options.onInternalError(answer.internal, req);
+        // A 503 (the database unavailable, or conflicts that kept failing) is not a bug: its
+        // message says so, and the client may try again in a second.
+        if (answer.status === 503) {
+          sendFault(res, 503, answer.message, { "Retry-After": "1" });
+          return;
+        }
         const message = answer.issue
           ? describeValidationIssue(answer.issue, input, route.inputSource, route.bodyName)
           : answer.status >= 500
