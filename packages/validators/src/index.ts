@@ -2,3 +2,4 @@ export * from "./decimal.js";
 export * from "./query.js";
 export * from "./schemas.js";
 export * from "./rating.js";
+export * from "./python.js";

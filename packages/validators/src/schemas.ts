@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { COST_PRECISION, LEVEL_PRECISION, parseDecimal, type DecimalPrecision } from "./decimal.js";
 import { parseQueryBoolean } from "./query.js";
+import { checkPythonSyntax, formatPythonSyntaxError } from "./python.js";
 
 // Input schemas avoid bare z.boolean()/z.number() leaves: trpc-to-openapi switches those to
 // coercion on the shared schema object (so "false" would become true, on REST and RPC alike).
@@ -177,16 +178,25 @@ export const ZThresholdUpdate = z.strictObject({
   threshold_id: ZPathId,
 });
 
+/** A script's source: CloudKitty stores it unchecked; Ratecard refuses one that is not Python. */
+const ZScriptData = z
+  .string({ error: "Wrong type, expected a string." })
+  .superRefine((data, ctx) => {
+    const error = checkPythonSyntax(data);
+    if (error)
+      ctx.addIssue({ code: "custom", message: formatPythonSyntaxError(error), input: data });
+  });
+
 export const ZScriptCreate = z.strictObject({
   name: ZName,
-  data: z.string({ error: "Wrong type, expected a string." }),
+  data: ZScriptData,
   script_id: ZUuid.optional(),
   checksum: z.never({ error: "checksum is computed by the server and cannot be set." }).optional(),
 });
 export const ZScriptUpdate = z.strictObject({
   script_id: ZPathId,
   name: ZName.optional(),
-  data: z.string({ error: "Wrong type, expected a string." }).optional(),
+  data: ZScriptData.optional(),
   checksum: z.never({ error: "checksum is computed by the server and cannot be set." }).optional(),
 });
 
