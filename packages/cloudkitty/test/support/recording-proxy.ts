@@ -20,11 +20,10 @@ export async function startRecordingProxy(target: string) {
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
     incoming.on("end", () => {
       const body = Buffer.concat(chunks);
-      const headers = { ...incoming.headers };
-      delete headers.host;
+      // The Host header is kept: CloudKitty's Locations then name the proxy, as behind a real one.
       const forwarded = http.request(
         new URL(incoming.url ?? "/", target),
-        { method: incoming.method, headers },
+        { method: incoming.method, headers: incoming.headers },
         (answer) => {
           requests.push({
             method: incoming.method ?? "",
