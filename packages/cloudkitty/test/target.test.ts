@@ -5,13 +5,17 @@ import {
   CloudKittyUnreachableError,
   cloudKittyTarget,
   describeTarget,
+  type CloudKittyTargetInput,
+  type KeystoneTarget,
 } from "../src/index.js";
+
+const keystoneTarget = (input: CloudKittyTargetInput) => cloudKittyTarget(input) as KeystoneTarget;
 
 const PASSWORD = "s3cr3t-password-value";
 const APP_SECRET = "app-credential-secret-value";
 
 describe("targets", () => {
-  const password = cloudKittyTarget({
+  const password = keystoneTarget({
     kind: "keystone",
     authUrl: "http://127.0.0.1:9/v3/",
     credential: {
@@ -21,7 +25,7 @@ describe("targets", () => {
       projectName: "admin",
     },
   });
-  const application = cloudKittyTarget({
+  const application = keystoneTarget({
     kind: "keystone",
     authUrl: "http://127.0.0.1:9",
     region: "RegionOne",
