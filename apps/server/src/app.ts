@@ -91,6 +91,7 @@ export function createApp({
       ruleSets,
       metrics: config.metrics,
       actor: edge.actorOf(req),
+      requestId: requestIdOf(req) ?? null,
       ...(req.url?.startsWith("/trpc/")
         ? { access: edge.rpcAccess(req), canManageAccounts: edge.mayManageAccounts(req) }
         : { access: allowAll }),

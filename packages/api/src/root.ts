@@ -1,4 +1,5 @@
 import { accountsRouter } from "./routers/accounts.js";
+import { auditRouter } from "./routers/audit.js";
 import { consoleRouter } from "./routers/console.js";
 import { fieldsRouter } from "./routers/hashmap/fields.js";
 import { groupsRouter } from "./routers/hashmap/groups.js";
@@ -29,6 +30,7 @@ export const appRouter = router({
   console: consoleRouter,
   info: infoRouter,
   accounts: accountsRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

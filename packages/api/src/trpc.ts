@@ -62,6 +62,8 @@ export interface Context {
   ruleSets: RuleSetCache;
   /** The collector's metrics (`METRICS_FILE`), loaded once at start; null without a file. */
   metrics: MetricsConfig | null;
+  /** The request's `x-openstack-request-id` (the access log's), recorded with every change. */
+  requestId: string | null;
   rest: RestOutcome;
 }
 
@@ -73,6 +75,7 @@ export function createContextInner(opts: {
   actor?: Actor | null;
   access?: Access;
   canManageAccounts?: boolean;
+  requestId?: string | null;
 }): Context {
   return {
     prisma: opts.prisma,
@@ -81,6 +84,7 @@ export function createContextInner(opts: {
     canManageAccounts: opts.canManageAccounts ?? false,
     ruleSets: opts.ruleSets ?? new RuleSetCache(),
     metrics: opts.metrics ?? null,
+    requestId: opts.requestId ?? null,
     rest: {},
   };
 }
@@ -174,4 +178,5 @@ const API_ERROR_OF: Record<DomainErrorKind, TRPCError["code"]> = {
   conflict: "CONFLICT",
   forbidden: "FORBIDDEN",
   not_supported: "METHOD_NOT_SUPPORTED",
+  stale: "PRECONDITION_FAILED",
 };

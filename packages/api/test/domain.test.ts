@@ -166,6 +166,8 @@ describe("updates", () => {
       type: "flat",
       cost: "3.0000000000000000000000000000",
       tenant_id: null,
+      // Every change moves the revision (RPC answers show it; REST moves it into the ETag).
+      revision: created.revision! + 1,
     });
     const ungrouped = await caller.hashmap.mappings.update({
       mapping_id: created.mapping_id,

@@ -22,6 +22,7 @@ const TABLES = [
   { model: "ratingModule", name: "rating modules", seq: undefined },
   { model: "localUser", name: "local users", seq: undefined },
   { model: "localToken", name: "local tokens", seq: undefined },
+  { model: "auditEvent", name: "audit events", seq: "audit_events" },
 ] as const;
 
 type Row = Record<string, unknown>;

@@ -15,7 +15,9 @@ export {
   isTransactionConflict,
   isUniqueViolation,
 } from "./errors.js";
+export { appendAuditEvent, type NewAuditEvent } from "./audit-events.js";
 export {
+  type AuditEventOf,
   insertMapping,
   insertThreshold,
   type NewMapping,
@@ -37,4 +39,5 @@ export type {
   RatingModule as RatingModuleRow,
   LocalUser as LocalUserRow,
   LocalToken as LocalTokenRow,
+  AuditEvent as AuditEventRow,
 } from "./generated/prisma/client.js";

@@ -59,21 +59,33 @@ export class PreparedConnection {
   statement(sql: string): BetterSqlite3.Statement {
     let statement = this.#statements.get(sql);
     if (!statement) {
-      // A write still waiting for the lock when the database closed must not reopen it.
-      if (this.#closed) throw new Error("The database is closed.");
-      if (!this.#db) {
-        const db = new BetterSqlite3(this.file, { fileMustExist: true, timeout: 0 });
-        db.pragma(`synchronous = ${this.durability.toUpperCase()}`);
-        db.pragma("foreign_keys = ON");
-        this.#db = db;
-      }
-      statement = this.#db.prepare(sql);
+      statement = this.#open().prepare(sql);
       this.#statements.set(sql, statement);
     }
     return statement;
   }
 
-  /** Runs `work` (one statement), again after a timer while another connection holds the lock. */
+  #open(): BetterSqlite3.Database {
+    // A write still waiting for the lock when the database closed must not reopen it.
+    if (this.#closed) throw new Error("The database is closed.");
+    if (!this.#db) {
+      const db = new BetterSqlite3(this.file, { fileMustExist: true, timeout: 0 });
+      db.pragma(`synchronous = ${this.durability.toUpperCase()}`);
+      db.pragma("foreign_keys = ON");
+      this.#db = db;
+    }
+    return this.#db;
+  }
+
+  /**
+   * Runs `work` (several statements) in one transaction, begun IMMEDIATE so that a busy database
+   * fails at BEGIN, before anything ran, and `run` can try it again whole. Call it inside `run`.
+   */
+  transaction<T>(work: () => T): T {
+    return this.#open().transaction(work).immediate();
+  }
+
+  /** Runs `work` (one statement or one transaction), again after a timer while another connection holds the lock. */
   async run<T>(work: () => T): Promise<T> {
     const deadline = Date.now() + BUSY_WAIT_MS;
     let backoff = 1;

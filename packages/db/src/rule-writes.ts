@@ -1,9 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type { Mapping, PrismaClient, Threshold } from "./generated/prisma/client.js";
+import type { Mapping, Prisma, PrismaClient, Threshold } from "./generated/prisma/client.js";
+import { appendAuditEvent, INSERT_AUDIT_EVENT, type NewAuditEvent } from "./audit-events.js";
 import { preparedConnectionOf } from "./prepared-connection.js";
 
-// Creating a rule is the hot write (scripts create thousands): one prepared INSERT in its own
-// transaction (see prepared-connection.ts), or Prisma's create for any other client.
+// Creating a rule is the hot write (scripts create thousands): two prepared INSERTs, the rule and
+// its audit event, in one transaction (see prepared-connection.ts), or Prisma's create and
+// appendAuditEvent in one interactive transaction for any other client.
+
+/** The audit event of a created row, made once its id and revision are known. */
+export type AuditEventOf<Row> = (row: Row) => NewAuditEvent;
 
 /** What a new mapping stores; its id, sequence number and timestamps are made here. */
 export interface NewMapping {
@@ -39,28 +44,84 @@ const INSERT_THRESHOLD = `INSERT INTO "hashmap_thresholds"
 /** Prisma stores DateTime as ISO text with an explicit offset; rows written here read the same. */
 const timestamp = (date: Date) => date.toISOString().replace("Z", "+00:00");
 
-/** Creates a mapping in its own transaction (one statement) and returns its row. */
-export function insertMapping(prisma: PrismaClient, data: NewMapping): Promise<Mapping> {
-  const connection = preparedConnectionOf(prisma);
-  if (!connection) return prisma.mapping.create({ data });
-  return connection.run(() => {
-    const statement = connection.statement(INSERT_MAPPING);
-    const now = new Date();
-    const id = randomUUID();
-    const { lastInsertRowid } = statement.run({ ...data, id, now: timestamp(now) });
-    return { seq: Number(lastInsertRowid), id, ...data, createdAt: now, updatedAt: now };
-  });
+/** Runs `work` in a transaction of `prisma`, or in `prisma` itself when it is one already. */
+function inTransaction<T>(
+  prisma: PrismaClient | Prisma.TransactionClient,
+  work: (tx: Prisma.TransactionClient) => Promise<T>,
+): Promise<T> {
+  return "$transaction" in prisma && typeof prisma.$transaction === "function"
+    ? prisma.$transaction(work)
+    : work(prisma);
 }
 
-/** Creates a threshold in its own transaction (one statement) and returns its row. */
-export function insertThreshold(prisma: PrismaClient, data: NewThreshold): Promise<Threshold> {
+function auditParameters(event: NewAuditEvent) {
+  return { ...event, at: timestamp(event.at) };
+}
+
+/** Creates a mapping and appends its audit event in one transaction, and returns its row. */
+export function insertMapping(
+  prisma: PrismaClient,
+  data: NewMapping,
+  eventOf?: AuditEventOf<Mapping>,
+): Promise<Mapping> {
   const connection = preparedConnectionOf(prisma);
-  if (!connection) return prisma.threshold.create({ data });
-  return connection.run(() => {
-    const statement = connection.statement(INSERT_THRESHOLD);
-    const now = new Date();
-    const id = randomUUID();
-    const { lastInsertRowid } = statement.run({ ...data, id, now: timestamp(now) });
-    return { seq: Number(lastInsertRowid), id, ...data, createdAt: now, updatedAt: now };
-  });
+  if (!connection)
+    return inTransaction(prisma, async (tx) => {
+      const row = await tx.mapping.create({ data });
+      if (eventOf) await appendAuditEvent(tx, eventOf(row));
+      return row;
+    });
+  return connection.run(() =>
+    connection.transaction(() => {
+      const now = new Date();
+      const id = randomUUID();
+      const { lastInsertRowid } = connection
+        .statement(INSERT_MAPPING)
+        .run({ ...data, id, now: timestamp(now) });
+      const row = {
+        seq: Number(lastInsertRowid),
+        id,
+        ...data,
+        createdAt: now,
+        updatedAt: now,
+        revision: 1,
+      };
+      if (eventOf) connection.statement(INSERT_AUDIT_EVENT).run(auditParameters(eventOf(row)));
+      return row;
+    }),
+  );
+}
+
+/** Creates a threshold and appends its audit event in one transaction, and returns its row. */
+export function insertThreshold(
+  prisma: PrismaClient,
+  data: NewThreshold,
+  eventOf?: AuditEventOf<Threshold>,
+): Promise<Threshold> {
+  const connection = preparedConnectionOf(prisma);
+  if (!connection)
+    return inTransaction(prisma, async (tx) => {
+      const row = await tx.threshold.create({ data });
+      if (eventOf) await appendAuditEvent(tx, eventOf(row));
+      return row;
+    });
+  return connection.run(() =>
+    connection.transaction(() => {
+      const now = new Date();
+      const id = randomUUID();
+      const { lastInsertRowid } = connection
+        .statement(INSERT_THRESHOLD)
+        .run({ ...data, id, now: timestamp(now) });
+      const row = {
+        seq: Number(lastInsertRowid),
+        id,
+        ...data,
+        createdAt: now,
+        updatedAt: now,
+        revision: 1,
+      };
+      if (eventOf) connection.statement(INSERT_AUDIT_EVENT).run(auditParameters(eventOf(row)));
+      return row;
+    }),
+  );
 }

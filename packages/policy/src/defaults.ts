@@ -62,6 +62,7 @@ const ratecardRules = {
   "ratecard:warnings": "rule:ratecard:read_rules",
   "ratecard:manage_accounts": "role:admin",
   "ratecard:list_metrics": "rule:info:list_metrics_info",
+  "ratecard:read_audit": "role:admin",
 } as const satisfies Record<string, string>;
 
 /** Rules for what Ratecard adds to CloudKitty's API; they default to CloudKitty's rules for the same data. */
@@ -82,4 +83,6 @@ export const RULE_DESCRIPTIONS: Record<keyof typeof ratecardRules, string> = {
   "ratecard:manage_accounts": "Manage local users and the API tokens of other users.",
   "ratecard:list_metrics":
     "List the metrics from the metrics file, which the console suggests as service names.",
+  "ratecard:read_audit":
+    "Read the audit trail: every change to every resource, with who made it and the data before and after.",
 };

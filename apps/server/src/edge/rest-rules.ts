@@ -11,6 +11,7 @@ const PREVIEW = /^\/v1\/rating\/module_config\/hashmap\/preview$/i;
 const INFO_CONFIG = /^\/v1\/info\/config$/i;
 const INFO_METRICS = /^\/v1\/info\/(metrics|services)$/i;
 const INFO_METRIC = /^\/v1\/info\/(metrics|services)\/[^/]+$/i;
+const AUDIT = /^\/v1\/ratecard\/audit$/i;
 
 /** The rules a request must pass, in order (the first refused one is named in the 403). */
 export function restRules(method: string, path: string): string[] {
@@ -39,5 +40,6 @@ export function restRules(method: string, path: string): string[] {
   // /v1/info/services is CloudKitty's deprecated alias of /v1/info/metrics, checked with its rules.
   if (INFO_METRICS.test(path)) return ["info:list_metrics_info"];
   if (INFO_METRIC.test(path)) return ["info:get_metric_info"];
+  if (AUDIT.test(path)) return ["ratecard:read_audit"];
   return [];
 }

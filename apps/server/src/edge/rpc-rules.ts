@@ -8,6 +8,7 @@ type ProcedureType = "query" | "mutation" | "subscription";
 export function rpcRule(path: string, type: ProcedureType): string | null | undefined {
   if (path.startsWith("accounts.users.")) return "ratecard:manage_accounts";
   if (path.startsWith("accounts.tokens.")) return null;
+  if (path.startsWith("audit.")) return "ratecard:read_audit";
   if (path === "hashmap.preview") return "ratecard:preview";
   if (path === "hashmap.warnings") return "ratecard:warnings";
   if (path === "rating.quote") return "rating:quote";

@@ -20,6 +20,7 @@ import {
 import { ZodArray } from "zod/v4";
 import type { Context } from "@ratecard/api";
 import { announcesBody, discardBody } from "../http-body.js";
+import { expectedRevisionOf, takeRevision } from "./entity-tags.js";
 import { describeValidationIssue, HttpFault, sendFault, type ValidationIssue } from "./faults.js";
 import {
   collectRestRoutes,
@@ -277,6 +278,16 @@ function requireSamePathParameters(
   });
 }
 
+/** The value of path parameter `param` in `path` (decoded), as the procedure receives it. */
+function pathParameter(route: RestRoute, path: string, param: string): string {
+  const segment = route.pattern.exec(path)?.[route.pathParams.indexOf(param) + 1] ?? "";
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /**
  * CloudKitty reads a GET's arguments from a JSON body as well as from the query string, and
  * OpenStack's API test clients send list filters that way. The query string wins a name given in
@@ -360,6 +371,8 @@ function createDispatcher(router: AnyRouter) {
     query: Record<string, string>,
     body: JsonObject | undefined,
     ctx: Context,
+    /** The revision If-Match expects (PUT and DELETE), passed as the RPC input's `revision`. */
+    expectedRevision: number | undefined,
   ): Promise<CallOutcome> {
     const dispatch = dispatchOf(route);
     let input: Record<string, unknown> | undefined;
@@ -374,6 +387,7 @@ function createDispatcher(router: AnyRouter) {
           if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
       }
       route.pathParams.forEach((param, index) => (input![param] = pathInput[index]));
+      if (expectedRevision !== undefined) input.revision = expectedRevision;
     }
     if (zodSupportsCoerce && dispatch.objectInput && !dispatch.coerced) {
       coerceSchema(dispatch.objectInput as never);
@@ -450,8 +464,21 @@ export function createRestHandler(options: RestHandlerOptions) {
         }
       }
       input = route.inputSource === "query" ? query : (body ?? {});
+      // `revision` is the RPC's name for If-Match: a REST request naming it names an attribute
+      // CloudKitty does not have.
+      if (Object.hasOwn(input as JsonObject, "revision")) {
+        const issue = { code: "unrecognized_keys", keys: ["revision"], path: [], message: "" };
+        throw new HttpFault(
+          400,
+          describeValidationIssue(issue, input, route.inputSource, route.bodyName),
+        );
+      }
+      const expectedRevision =
+        (method === "PUT" || method === "DELETE") && route.idParam
+          ? expectedRevisionOf(req.headers["if-match"], pathParameter(route, path, route.idParam))
+          : undefined;
       const context = options.createContext(req);
-      const answer = await call(route, path, query, body, context);
+      const answer = await call(route, path, query, body, context, expectedRevision);
       if (!answer.ok) {
         if (answer.internal !== undefined) options.onInternalError(answer.internal, req);
         // A 503 (the database unavailable, or conflicts that kept failing) is not a bug: its
@@ -477,6 +504,8 @@ export function createRestHandler(options: RestHandlerOptions) {
       if (outcome.status === 201 && outcome.createdId) {
         headers.Location = `${options.origin(req)}${path}/${outcome.createdId}`;
       }
+      const etag = takeRevision(answer.data);
+      if (etag) headers.ETag = etag;
       // A decimal string's JSON text, unquoted, is the exact JSON number.
       const text = JSON.stringify(answer.data) as string | undefined;
       const payload = route.decimalAsJsonNumber ? (JSON.parse(text ?? '"0"') as string) : text;

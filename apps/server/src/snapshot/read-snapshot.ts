@@ -39,6 +39,12 @@ function entityTag(body: Buffer): string {
   return `"${createHash("sha1").update(body).digest("base64url")}"`;
 }
 
+function routerEntityTag(headers: OutgoingHttpHeaders): string | undefined {
+  for (const [name, value] of Object.entries(headers))
+    if (name.toLowerCase() === "etag" && typeof value === "string") return value;
+  return undefined;
+}
+
 function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === "*") return true;
@@ -127,7 +133,9 @@ export function createReadSnapshot(options: ReadSnapshotOptions) {
           for (const [name, value] of Object.entries(headers))
             if (!PER_REQUEST_HEADERS.has(name.toLowerCase()) && value !== undefined)
               kept[name] = value;
-          const etag = entityTag(body);
+          // A single resource's answer carries its revision's tag (rest/compat.ts), the one that
+          // If-Match accepts; any other answer is tagged by its bytes.
+          const etag = routerEntityTag(headers) ?? entityTag(body);
           kept.ETag = etag;
           kept["Content-Length"] = body.length;
           const answer: Answer = { version, headers: kept, body, etag };

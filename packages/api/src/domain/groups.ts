@@ -1,23 +1,42 @@
-import { isUniqueViolation, type PrismaClient } from "@ratecard/db";
+import { appendAuditEvent, isUniqueViolation, type PrismaClient } from "@ratecard/db";
 import type { TGroup } from "@ratecard/validators";
+import { auditEvent, type AuditContext } from "./audit.js";
 import { fail } from "./errors.js";
 import { alreadyExists, noSuchGroup } from "./messages.js";
-import { renderGroup } from "./render.js";
+import { renderGroup, renderMapping, renderThreshold, type Revisioned } from "./render.js";
+import { moved, requireRevision, writeAtRevision, type WriteContext } from "./revisions.js";
 
-export async function listGroups(prisma: PrismaClient): Promise<TGroup[]> {
+export async function listGroups(prisma: PrismaClient): Promise<Revisioned<TGroup>[]> {
   const rows = await prisma.group.findMany({ orderBy: { seq: "asc" } });
   return rows.map(renderGroup);
 }
 
-export async function getGroup(prisma: PrismaClient, groupId: string): Promise<TGroup> {
+export async function getGroup(prisma: PrismaClient, groupId: string): Promise<Revisioned<TGroup>> {
   const row = await prisma.group.findUnique({ where: { id: groupId } });
   if (!row) throw fail.notFound(noSuchGroup(groupId));
   return renderGroup(row);
 }
 
-export async function createGroup(prisma: PrismaClient, name: string): Promise<TGroup> {
+export async function createGroup(
+  prisma: PrismaClient,
+  name: string,
+  audit: AuditContext,
+): Promise<Revisioned<TGroup>> {
   try {
-    return renderGroup(await prisma.group.create({ data: { name } }));
+    return await prisma.$transaction(async (tx) => {
+      const group = renderGroup(await tx.group.create({ data: { name } }));
+      await appendAuditEvent(
+        tx,
+        auditEvent(audit, {
+          operation: "create",
+          resourceType: "group",
+          resourceId: group.group_id,
+          before: null,
+          after: group,
+        }),
+      );
+      return group;
+    });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     const existing = await prisma.group.findUnique({ where: { name } });
@@ -27,25 +46,69 @@ export async function createGroup(prisma: PrismaClient, name: string): Promise<T
 
 /**
  * Deletes a group. `recursive` deletes its mappings and thresholds too; otherwise they move to no
- * group (the default group), which is refused when that would make two rules identical.
+ * group (the default group), which is refused when that would make two rules identical. Moved
+ * rules are changed rules: their revisions move, and the group's audit event lists them as they
+ * stand after (`detached`), or as they were (`deleted`).
  */
 export async function deleteGroup(
   prisma: PrismaClient,
   groupId: string,
   recursive: boolean,
+  write: WriteContext,
 ): Promise<void> {
   try {
-    await prisma.$transaction(async (tx) => {
-      const where = { groupId };
-      if (recursive) {
-        await tx.mapping.deleteMany({ where });
-        await tx.threshold.deleteMany({ where });
-      } else {
-        await tx.mapping.updateMany({ where, data: { groupId: null } });
-        await tx.threshold.updateMany({ where, data: { groupId: null } });
-      }
-      const { count } = await tx.group.deleteMany({ where: { id: groupId } });
-      if (count === 0) throw fail.notFound(noSuchGroup(groupId));
+    await writeAtRevision(async () => {
+      const current = await prisma.group.findUnique({ where: { id: groupId } });
+      if (!current) throw fail.notFound(noSuchGroup(groupId));
+      requireRevision("Group", groupId, write.expected, current.revision);
+      await prisma.$transaction(async (tx) => {
+        const { count } = await tx.group.updateMany({
+          where: { id: groupId, revision: current.revision },
+          data: { revision: { increment: 1 } },
+        });
+        if (count === 0) throw moved();
+        const where = { groupId };
+        const mappings = await tx.mapping.findMany({ where, orderBy: { seq: "asc" } });
+        const thresholds = await tx.threshold.findMany({ where, orderBy: { seq: "asc" } });
+        let cascade;
+        if (recursive) {
+          await tx.mapping.deleteMany({ where });
+          await tx.threshold.deleteMany({ where });
+          cascade = {
+            deleted: {
+              mappings: mappings.map(renderMapping),
+              thresholds: thresholds.map(renderThreshold),
+            },
+          };
+        } else {
+          const detach = { groupId: null, revision: { increment: 1 } };
+          await tx.mapping.updateMany({ where, data: detach });
+          await tx.threshold.updateMany({ where, data: detach });
+          const detached = <T extends { groupId: string | null; revision: number }>(row: T) => ({
+            ...row,
+            groupId: null,
+            revision: row.revision + 1,
+          });
+          cascade = {
+            detached: {
+              mappings: mappings.map((row) => renderMapping(detached(row))),
+              thresholds: thresholds.map((row) => renderThreshold(detached(row))),
+            },
+          };
+        }
+        await tx.group.deleteMany({ where: { id: groupId } });
+        await appendAuditEvent(
+          tx,
+          auditEvent(write.audit, {
+            operation: "delete",
+            resourceType: "group",
+            resourceId: groupId,
+            before: renderGroup(current),
+            after: null,
+            cascade,
+          }),
+        );
+      });
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;

@@ -18,25 +18,39 @@ import type {
   TThreshold,
 } from "@ratecard/validators";
 
-// Database rows -> the REST contract's objects, keys in CloudKitty's order.
+// Database rows -> the REST contract's objects, keys in CloudKitty's order, then the row's
+// revision. The REST layer moves the revision out of the body into the ETag (CloudKitty's objects
+// have no such key); RPC answers keep it, for the console to send back with its change.
 
-export const renderService = (row: Pick<ServiceRow, "id" | "name">): TService => ({
+/** An object with the revision of the row it shows. */
+export type Revisioned<T> = T & { revision: number };
+
+export const renderService = (
+  row: Pick<ServiceRow, "id" | "name" | "revision">,
+): Revisioned<TService> => ({
   service_id: row.id,
   name: row.name,
+  revision: row.revision,
 });
 
-export const renderField = (row: Pick<FieldRow, "id" | "name" | "serviceId">): TField => ({
+export const renderField = (
+  row: Pick<FieldRow, "id" | "name" | "serviceId" | "revision">,
+): Revisioned<TField> => ({
   field_id: row.id,
   name: row.name,
   service_id: row.serviceId,
+  revision: row.revision,
 });
 
-export const renderGroup = (row: Pick<GroupRow, "id" | "name">): TGroup => ({
+export const renderGroup = (
+  row: Pick<GroupRow, "id" | "name" | "revision">,
+): Revisioned<TGroup> => ({
   group_id: row.id,
   name: row.name,
+  revision: row.revision,
 });
 
-export const renderMapping = (row: MappingRow): TMapping => ({
+export const renderMapping = (row: MappingRow): Revisioned<TMapping> => ({
   mapping_id: row.id,
   value: row.value,
   type: row.type as TRuleType,
@@ -45,9 +59,10 @@ export const renderMapping = (row: MappingRow): TMapping => ({
   field_id: row.fieldId,
   group_id: row.groupId,
   tenant_id: row.tenantId,
+  revision: row.revision,
 });
 
-export const renderThreshold = (row: ThresholdRow): TThreshold => ({
+export const renderThreshold = (row: ThresholdRow): Revisioned<TThreshold> => ({
   threshold_id: row.id,
   level: row.level,
   type: row.type as TRuleType,
@@ -56,17 +71,25 @@ export const renderThreshold = (row: ThresholdRow): TThreshold => ({
   field_id: row.fieldId,
   group_id: row.groupId,
   tenant_id: row.tenantId,
+  revision: row.revision,
 });
 
-export const renderScript = (row: ScriptRow, withData = true): TScript =>
+export const renderScript = (row: ScriptRow, withData = true): Revisioned<TScript> =>
   withData
-    ? { script_id: row.id, name: row.name, data: row.data, checksum: row.checksum }
-    : { script_id: row.id, name: row.name, checksum: row.checksum };
+    ? {
+        script_id: row.id,
+        name: row.name,
+        data: row.data,
+        checksum: row.checksum,
+        revision: row.revision,
+      }
+    : { script_id: row.id, name: row.name, checksum: row.checksum, revision: row.revision };
 
-export const renderRatingModule = (row: RatingModuleRow): TRatingModule => ({
+export const renderRatingModule = (row: RatingModuleRow): Revisioned<TRatingModule> => ({
   module_id: row.id,
   description: row.description,
   enabled: row.enabled,
   "hot-config": row.hotConfig,
   priority: row.priority,
+  revision: row.revision,
 });

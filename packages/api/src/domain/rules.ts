@@ -1,4 +1,5 @@
 import {
+  appendAuditEvent,
   insertMapping,
   insertThreshold,
   isForeignKeyViolation,
@@ -15,6 +16,7 @@ import type {
   TThresholdCreate,
   TThresholdUpdate,
 } from "@ratecard/validators";
+import { auditEvent, type AuditContext } from "./audit.js";
 import { fail } from "./errors.js";
 import {
   noSuchField,
@@ -23,7 +25,8 @@ import {
   noSuchService,
   noSuchThreshold,
 } from "./messages.js";
-import { renderMapping, renderThreshold } from "./render.js";
+import { renderMapping, renderThreshold, type Revisioned } from "./render.js";
+import { moved, requireRevision, writeAtRevision, type WriteContext } from "./revisions.js";
 
 // Mappings and thresholds are both "rules": a type, a cost, exactly one parent (service or field),
 // an optional group and an optional tenant. The rules below are CloudKitty's, with its messages.
@@ -166,7 +169,7 @@ function replacedRuleAttributes(
 export async function listMappings(
   prisma: PrismaClient,
   filters: TRuleListFilters,
-): Promise<TMapping[]> {
+): Promise<Revisioned<TMapping>[]> {
   const rows = await prisma.mapping.findMany({
     where: ruleListWhere(filters),
     orderBy: { seq: "asc" },
@@ -174,7 +177,10 @@ export async function listMappings(
   return rows.map(renderMapping);
 }
 
-export async function getMapping(prisma: PrismaClient, mappingId: string): Promise<TMapping> {
+export async function getMapping(
+  prisma: PrismaClient,
+  mappingId: string,
+): Promise<Revisioned<TMapping>> {
   const row = await prisma.mapping.findUnique({ where: { id: mappingId } });
   if (!row) throw fail.notFound(noSuchMapping(mappingId));
   return renderMapping(row);
@@ -211,14 +217,24 @@ async function missingRuleReference(
 export async function createMapping(
   prisma: PrismaClient,
   input: TMappingCreate,
-): Promise<TMapping> {
+  audit: AuditContext,
+): Promise<Revisioned<TMapping>> {
   const parent = requireOneParent(input);
   const value = checkMappingValue(parent, input.value);
   // A missing service, field or group fails the insert's foreign key; only then is it looked up
   // (missingRuleReference), so a create is one statement.
   const rule = { ...createdRuleAttributes(parent, input), value };
   const row = await writeRule(
-    () => insertMapping(prisma, rule),
+    () =>
+      insertMapping(prisma, rule, (created) =>
+        auditEvent(audit, {
+          operation: "create",
+          resourceType: "mapping",
+          resourceId: created.id,
+          before: null,
+          after: renderMapping(created),
+        }),
+      ),
     () => mappingConflict(prisma, rule),
     () => missingRuleReference(prisma, rule),
   );
@@ -226,36 +242,80 @@ export async function createMapping(
 }
 
 /** Replaces the editable attributes (see replacedRuleAttributes). */
-export async function updateMapping(
+export function updateMapping(
   prisma: PrismaClient,
   input: TMappingUpdate,
-): Promise<TMapping> {
-  const current = await prisma.mapping.findUnique({ where: { id: input.mapping_id } });
-  if (!current) throw fail.notFound(noSuchMapping(input.mapping_id));
-  const value = checkMappingValue(current, input.value);
-  await requireGroupExists(prisma, input.group_id);
-  const rule = { ...replacedRuleAttributes(current, input), value };
-  const row = await writeRule(
-    () =>
-      prisma.mapping.update({
-        where: { id: current.id },
-        data: {
-          value: rule.value,
-          type: rule.type,
-          cost: rule.cost,
-          groupId: rule.groupId,
-          tenantId: rule.tenantId,
-        },
-      }),
-    () => mappingConflict(prisma, rule),
-    () => missingRuleReference(prisma, rule),
-  );
-  return renderMapping(row);
+  write: WriteContext,
+): Promise<Revisioned<TMapping>> {
+  return writeAtRevision(async () => {
+    const current = await prisma.mapping.findUnique({ where: { id: input.mapping_id } });
+    if (!current) throw fail.notFound(noSuchMapping(input.mapping_id));
+    requireRevision("Mapping", current.id, write.expected, current.revision);
+    const value = checkMappingValue(current, input.value);
+    await requireGroupExists(prisma, input.group_id);
+    const rule = { ...replacedRuleAttributes(current, input), value };
+    return writeRule(
+      () =>
+        prisma.$transaction(async (tx) => {
+          const { count } = await tx.mapping.updateMany({
+            where: { id: current.id, revision: current.revision },
+            data: {
+              value: rule.value,
+              type: rule.type,
+              cost: rule.cost,
+              groupId: rule.groupId,
+              tenantId: rule.tenantId,
+              revision: { increment: 1 },
+            },
+          });
+          if (count === 0) throw moved();
+          const mapping = renderMapping(
+            await tx.mapping.findUniqueOrThrow({ where: { id: current.id } }),
+          );
+          await appendAuditEvent(
+            tx,
+            auditEvent(write.audit, {
+              operation: "update",
+              resourceType: "mapping",
+              resourceId: current.id,
+              before: renderMapping(current),
+              after: mapping,
+            }),
+          );
+          return mapping;
+        }),
+      () => mappingConflict(prisma, rule),
+      () => missingRuleReference(prisma, rule),
+    );
+  });
 }
 
-export async function deleteMapping(prisma: PrismaClient, mappingId: string): Promise<void> {
-  const { count } = await prisma.mapping.deleteMany({ where: { id: mappingId } });
-  if (count === 0) throw fail.notFound(noSuchMapping(mappingId));
+export function deleteMapping(
+  prisma: PrismaClient,
+  mappingId: string,
+  write: WriteContext,
+): Promise<void> {
+  return writeAtRevision(async () => {
+    const current = await prisma.mapping.findUnique({ where: { id: mappingId } });
+    if (!current) throw fail.notFound(noSuchMapping(mappingId));
+    requireRevision("Mapping", mappingId, write.expected, current.revision);
+    await prisma.$transaction(async (tx) => {
+      const { count } = await tx.mapping.deleteMany({
+        where: { id: mappingId, revision: current.revision },
+      });
+      if (count === 0) throw moved();
+      await appendAuditEvent(
+        tx,
+        auditEvent(write.audit, {
+          operation: "delete",
+          resourceType: "mapping",
+          resourceId: mappingId,
+          before: renderMapping(current),
+          after: null,
+        }),
+      );
+    });
+  });
 }
 
 // -------------------------------------------------------------------------------- thresholds
@@ -263,7 +323,7 @@ export async function deleteMapping(prisma: PrismaClient, mappingId: string): Pr
 export async function listThresholds(
   prisma: PrismaClient,
   filters: TRuleListFilters,
-): Promise<TThreshold[]> {
+): Promise<Revisioned<TThreshold>[]> {
   const rows = await prisma.threshold.findMany({
     where: ruleListWhere(filters),
     orderBy: { seq: "asc" },
@@ -271,7 +331,10 @@ export async function listThresholds(
   return rows.map(renderThreshold);
 }
 
-export async function getThreshold(prisma: PrismaClient, thresholdId: string): Promise<TThreshold> {
+export async function getThreshold(
+  prisma: PrismaClient,
+  thresholdId: string,
+): Promise<Revisioned<TThreshold>> {
   const row = await prisma.threshold.findUnique({ where: { id: thresholdId } });
   if (!row) throw fail.notFound(noSuchThreshold(thresholdId));
   return renderThreshold(row);
@@ -299,13 +362,23 @@ async function thresholdConflict(
 export async function createThreshold(
   prisma: PrismaClient,
   input: TThresholdCreate,
-): Promise<TThreshold> {
+  audit: AuditContext,
+): Promise<Revisioned<TThreshold>> {
   const parent = requireOneParent(input);
   // A missing service, field or group fails the insert's foreign key; only then is it looked up
   // (missingRuleReference), so a create is one statement.
   const rule = { ...createdRuleAttributes(parent, input), level: input.level };
   const row = await writeRule(
-    () => insertThreshold(prisma, rule),
+    () =>
+      insertThreshold(prisma, rule, (created) =>
+        auditEvent(audit, {
+          operation: "create",
+          resourceType: "threshold",
+          resourceId: created.id,
+          before: null,
+          after: renderThreshold(created),
+        }),
+      ),
     () => thresholdConflict(prisma, rule),
     () => missingRuleReference(prisma, rule),
   );
@@ -313,33 +386,77 @@ export async function createThreshold(
 }
 
 /** Same replacement rules as updateMapping, with `level` instead of `value`. */
-export async function updateThreshold(
+export function updateThreshold(
   prisma: PrismaClient,
   input: TThresholdUpdate,
-): Promise<TThreshold> {
-  const current = await prisma.threshold.findUnique({ where: { id: input.threshold_id } });
-  if (!current) throw fail.notFound(noSuchThreshold(input.threshold_id));
-  await requireGroupExists(prisma, input.group_id);
-  const rule = { ...replacedRuleAttributes(current, input), level: input.level };
-  const row = await writeRule(
-    () =>
-      prisma.threshold.update({
-        where: { id: current.id },
-        data: {
-          level: rule.level,
-          type: rule.type,
-          cost: rule.cost,
-          groupId: rule.groupId,
-          tenantId: rule.tenantId,
-        },
-      }),
-    () => thresholdConflict(prisma, rule),
-    () => missingRuleReference(prisma, rule),
-  );
-  return renderThreshold(row);
+  write: WriteContext,
+): Promise<Revisioned<TThreshold>> {
+  return writeAtRevision(async () => {
+    const current = await prisma.threshold.findUnique({ where: { id: input.threshold_id } });
+    if (!current) throw fail.notFound(noSuchThreshold(input.threshold_id));
+    requireRevision("Threshold", current.id, write.expected, current.revision);
+    await requireGroupExists(prisma, input.group_id);
+    const rule = { ...replacedRuleAttributes(current, input), level: input.level };
+    return writeRule(
+      () =>
+        prisma.$transaction(async (tx) => {
+          const { count } = await tx.threshold.updateMany({
+            where: { id: current.id, revision: current.revision },
+            data: {
+              level: rule.level,
+              type: rule.type,
+              cost: rule.cost,
+              groupId: rule.groupId,
+              tenantId: rule.tenantId,
+              revision: { increment: 1 },
+            },
+          });
+          if (count === 0) throw moved();
+          const threshold = renderThreshold(
+            await tx.threshold.findUniqueOrThrow({ where: { id: current.id } }),
+          );
+          await appendAuditEvent(
+            tx,
+            auditEvent(write.audit, {
+              operation: "update",
+              resourceType: "threshold",
+              resourceId: current.id,
+              before: renderThreshold(current),
+              after: threshold,
+            }),
+          );
+          return threshold;
+        }),
+      () => thresholdConflict(prisma, rule),
+      () => missingRuleReference(prisma, rule),
+    );
+  });
 }
 
-export async function deleteThreshold(prisma: PrismaClient, thresholdId: string): Promise<void> {
-  const { count } = await prisma.threshold.deleteMany({ where: { id: thresholdId } });
-  if (count === 0) throw fail.notFound(noSuchThreshold(thresholdId));
+export function deleteThreshold(
+  prisma: PrismaClient,
+  thresholdId: string,
+  write: WriteContext,
+): Promise<void> {
+  return writeAtRevision(async () => {
+    const current = await prisma.threshold.findUnique({ where: { id: thresholdId } });
+    if (!current) throw fail.notFound(noSuchThreshold(thresholdId));
+    requireRevision("Threshold", thresholdId, write.expected, current.revision);
+    await prisma.$transaction(async (tx) => {
+      const { count } = await tx.threshold.deleteMany({
+        where: { id: thresholdId, revision: current.revision },
+      });
+      if (count === 0) throw moved();
+      await appendAuditEvent(
+        tx,
+        auditEvent(write.audit, {
+          operation: "delete",
+          resourceType: "threshold",
+          resourceId: thresholdId,
+          before: renderThreshold(current),
+          after: null,
+        }),
+      );
+    });
+  });
 }

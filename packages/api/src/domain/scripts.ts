@@ -1,21 +1,29 @@
 import { createHash } from "node:crypto";
-import { isUniqueViolation, type PrismaClient } from "@ratecard/db";
+import { appendAuditEvent, isUniqueViolation, type PrismaClient } from "@ratecard/db";
 import type { TScript } from "@ratecard/validators";
+import { auditEvent, type AuditContext } from "./audit.js";
 import { fail } from "./errors.js";
 import { alreadyExists, noSuchScript } from "./messages.js";
-import { renderScript } from "./render.js";
+import { renderScript, type Revisioned } from "./render.js";
+import { moved, requireRevision, writeAtRevision, type WriteContext } from "./revisions.js";
 
 /** SHA-512 hex of the UTF-8 source, as CloudKitty computes it. */
 export function scriptChecksum(data: string): string {
   return createHash("sha512").update(data, "utf8").digest("hex");
 }
 
-export async function listScripts(prisma: PrismaClient, withData: boolean): Promise<TScript[]> {
+export async function listScripts(
+  prisma: PrismaClient,
+  withData: boolean,
+): Promise<Revisioned<TScript>[]> {
   const rows = await prisma.script.findMany({ orderBy: { seq: "asc" } });
   return rows.map((row) => renderScript(row, withData));
 }
 
-export async function getScript(prisma: PrismaClient, scriptId: string): Promise<TScript> {
+export async function getScript(
+  prisma: PrismaClient,
+  scriptId: string,
+): Promise<Revisioned<TScript>> {
   const row = await prisma.script.findUnique({ where: { id: scriptId } });
   if (!row) throw fail.notFound(noSuchScript(scriptId));
   return renderScript(row);
@@ -29,43 +37,105 @@ async function scriptNameTaken(prisma: PrismaClient, name: string): Promise<neve
 export async function createScript(
   prisma: PrismaClient,
   input: { name: string; data: string },
-): Promise<TScript> {
+  audit: AuditContext,
+): Promise<Revisioned<TScript>> {
   try {
-    const row = await prisma.script.create({
-      data: { name: input.name, data: input.data, checksum: scriptChecksum(input.data) },
+    return await prisma.$transaction(async (tx) => {
+      const script = renderScript(
+        await tx.script.create({
+          data: { name: input.name, data: input.data, checksum: scriptChecksum(input.data) },
+        }),
+      );
+      await appendAuditEvent(
+        tx,
+        auditEvent(audit, {
+          operation: "create",
+          resourceType: "script",
+          resourceId: script.script_id,
+          before: null,
+          after: script,
+        }),
+      );
+      return script;
     });
-    return renderScript(row);
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     return scriptNameTaken(prisma, input.name);
   }
 }
 
-/** Renames and/or replaces the source; what is omitted stays. Renaming onto another script's name is a 409. */
-export async function updateScript(
+/**
+ * Renames and/or replaces the source; what is omitted stays. Renaming onto another script's name is
+ * a 409. A request that changes nothing writes nothing (no new revision, no event).
+ */
+export function updateScript(
   prisma: PrismaClient,
   input: { scriptId: string; name?: string | undefined; data?: string | undefined },
-): Promise<TScript> {
-  const changes = {
-    ...(input.name !== undefined && { name: input.name }),
-    ...(input.data !== undefined && { data: input.data, checksum: scriptChecksum(input.data) }),
-  };
-  if (Object.keys(changes).length === 0) return getScript(prisma, input.scriptId);
-  // One conditional write, no read-then-write: a script deleted meanwhile is a 404, never a 500.
-  try {
-    const { count } = await prisma.script.updateMany({
-      where: { id: input.scriptId },
-      data: changes,
-    });
-    if (count === 0) throw fail.notFound(noSuchScript(input.scriptId));
-  } catch (error) {
-    if (!isUniqueViolation(error) || input.name === undefined) throw error;
-    return scriptNameTaken(prisma, input.name);
-  }
-  return getScript(prisma, input.scriptId);
+  write: WriteContext,
+): Promise<Revisioned<TScript>> {
+  return writeAtRevision(async () => {
+    const current = await prisma.script.findUnique({ where: { id: input.scriptId } });
+    if (!current) throw fail.notFound(noSuchScript(input.scriptId));
+    requireRevision("Script", current.id, write.expected, current.revision);
+    const changes = {
+      ...(input.name !== undefined && input.name !== current.name && { name: input.name }),
+      ...(input.data !== undefined &&
+        input.data !== current.data && { data: input.data, checksum: scriptChecksum(input.data) }),
+    };
+    if (Object.keys(changes).length === 0) return renderScript(current);
+    try {
+      return await prisma.$transaction(async (tx) => {
+        const { count } = await tx.script.updateMany({
+          where: { id: current.id, revision: current.revision },
+          data: { ...changes, revision: { increment: 1 } },
+        });
+        if (count === 0) throw moved();
+        const script = renderScript(
+          await tx.script.findUniqueOrThrow({ where: { id: current.id } }),
+        );
+        await appendAuditEvent(
+          tx,
+          auditEvent(write.audit, {
+            operation: "update",
+            resourceType: "script",
+            resourceId: current.id,
+            before: renderScript(current),
+            after: script,
+          }),
+        );
+        return script;
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error) || input.name === undefined) throw error;
+      return scriptNameTaken(prisma, input.name);
+    }
+  });
 }
 
-export async function deleteScript(prisma: PrismaClient, scriptId: string): Promise<void> {
-  const { count } = await prisma.script.deleteMany({ where: { id: scriptId } });
-  if (count === 0) throw fail.notFound(noSuchScript(scriptId));
+export function deleteScript(
+  prisma: PrismaClient,
+  scriptId: string,
+  write: WriteContext,
+): Promise<void> {
+  return writeAtRevision(async () => {
+    const current = await prisma.script.findUnique({ where: { id: scriptId } });
+    if (!current) throw fail.notFound(noSuchScript(scriptId));
+    requireRevision("Script", scriptId, write.expected, current.revision);
+    await prisma.$transaction(async (tx) => {
+      const { count } = await tx.script.deleteMany({
+        where: { id: scriptId, revision: current.revision },
+      });
+      if (count === 0) throw moved();
+      await appendAuditEvent(
+        tx,
+        auditEvent(write.audit, {
+          operation: "delete",
+          resourceType: "script",
+          resourceId: scriptId,
+          before: renderScript(current),
+          after: null,
+        }),
+      );
+    });
+  });
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZField, ZPathId } from "@ratecard/validators";
+import { ZPathId } from "@ratecard/validators";
 import {
   fieldDeletionImpact,
   groupDeletionImpact,
@@ -7,6 +7,7 @@ import {
   serviceDeletionImpact,
 } from "../domain/console.js";
 import { publicProcedure, router } from "../trpc.js";
+import { ZFieldOut } from "./revisions.js";
 
 // RPC only (no `meta.openapi`): what the admin console needs beyond CloudKitty's REST contract.
 
@@ -30,6 +31,6 @@ export const consoleRouter = router({
 
   allFields: publicProcedure
     .input(z.void())
-    .output(z.object({ fields: z.array(ZField) }))
+    .output(z.object({ fields: z.array(ZFieldOut) }))
     .query(async ({ ctx }) => ({ fields: await listAllFields(ctx.prisma) })),
 });

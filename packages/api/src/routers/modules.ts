@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { ZPathId, ZRatingModule, ZRatingModuleUpdate } from "@ratecard/validators";
+import { ZPathId, ZRatingModuleUpdate } from "@ratecard/validators";
 import { getRatingModule, listRatingModules, updateRatingModule } from "../domain/modules.js";
 import { publicProcedure, router } from "../trpc.js";
+import { ZRatingModuleOut, expectingRevision, writeOf } from "./revisions.js";
 import { deleted } from "./rest.js";
 
 const tags = ["rating modules"];
@@ -18,7 +19,7 @@ export const modulesRouter = router({
       },
     })
     .input(z.void())
-    .output(z.object({ modules: z.array(ZRatingModule) }))
+    .output(z.object({ modules: z.array(ZRatingModuleOut) }))
     .query(async ({ ctx }) => ({ modules: await listRatingModules(ctx.prisma) })),
 
   get: publicProcedure
@@ -32,7 +33,7 @@ export const modulesRouter = router({
       },
     })
     .input(z.object({ module_id: ZPathId }))
-    .output(ZRatingModule)
+    .output(ZRatingModuleOut)
     .query(({ ctx, input }) => getRatingModule(ctx.prisma, input.module_id)),
 
   update: publicProcedure
@@ -46,14 +47,18 @@ export const modulesRouter = router({
       },
       bodyName: "module",
     })
-    .input(ZRatingModuleUpdate)
-    .output(ZRatingModule)
+    .input(expectingRevision(ZRatingModuleUpdate))
+    .output(ZRatingModuleOut)
     .mutation(({ ctx, input }) =>
-      updateRatingModule(ctx.prisma, {
-        moduleId: input.module_id,
-        enabled: input.enabled,
-        priority: input.priority,
-      }),
+      updateRatingModule(
+        ctx.prisma,
+        {
+          moduleId: input.module_id,
+          enabled: input.enabled,
+          priority: input.priority,
+        },
+        writeOf(ctx, input.revision),
+      ),
     ),
 
   reload: publicProcedure

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { ZField, ZFieldCreate, ZPathId } from "@ratecard/validators";
+import { ZFieldCreate, ZPathId } from "@ratecard/validators";
 import { createField, deleteFieldCascade, getField, listFields } from "../../domain/fields.js";
 import { publicProcedure, router } from "../../trpc.js";
+import { ZFieldOut, auditOf, expectingRevision, writeOf } from "../revisions.js";
 import { created, deleted, HASHMAP } from "../rest.js";
 
 const tags = ["hashmap: fields"];
@@ -19,7 +20,7 @@ export const fieldsRouter = router({
       },
     })
     .input(z.strictObject({ service_id: ZPathId }))
-    .output(z.object({ fields: z.array(ZField) }))
+    .output(z.object({ fields: z.array(ZFieldOut) }))
     .query(async ({ ctx, input }) => ({ fields: await listFields(ctx.prisma, input.service_id) })),
 
   get: publicProcedure
@@ -33,7 +34,7 @@ export const fieldsRouter = router({
       },
     })
     .input(ZFieldId)
-    .output(ZField)
+    .output(ZFieldOut)
     .query(({ ctx, input }) => getField(ctx.prisma, input.field_id)),
 
   create: publicProcedure
@@ -48,12 +49,13 @@ export const fieldsRouter = router({
       bodyName: "field_data",
     })
     .input(ZFieldCreate)
-    .output(ZField)
+    .output(ZFieldOut)
     .mutation(async ({ ctx, input }) => {
-      const field = await createField(ctx.prisma, {
-        name: input.name,
-        serviceId: input.service_id,
-      });
+      const field = await createField(
+        ctx.prisma,
+        { name: input.name, serviceId: input.service_id },
+        auditOf(ctx),
+      );
       return created(ctx, field, field.field_id);
     }),
 
@@ -67,10 +69,10 @@ export const fieldsRouter = router({
         protect: false,
       },
     })
-    .input(ZFieldId)
+    .input(expectingRevision(ZFieldId))
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await deleteFieldCascade(ctx.prisma, input.field_id);
+      await deleteFieldCascade(ctx.prisma, input.field_id, writeOf(ctx, input.revision));
       deleted(ctx);
     }),
 });

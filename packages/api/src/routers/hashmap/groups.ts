@@ -1,16 +1,16 @@
 import { z } from "zod";
-import {
-  ZGroup,
-  ZGroupCreate,
-  ZMapping,
-  ZNoArguments,
-  ZPathId,
-  ZQueryBoolean,
-  ZThreshold,
-} from "@ratecard/validators";
+import { ZGroupCreate, ZNoArguments, ZPathId, ZQueryBoolean } from "@ratecard/validators";
 import { createGroup, deleteGroup, getGroup, listGroups } from "../../domain/groups.js";
 import { listMappings, listThresholds } from "../../domain/rules.js";
 import { publicProcedure, router } from "../../trpc.js";
+import {
+  ZGroupOut,
+  ZMappingOut,
+  ZThresholdOut,
+  auditOf,
+  expectingRevision,
+  writeOf,
+} from "../revisions.js";
 import { created, deleted, HASHMAP } from "../rest.js";
 
 const tags = ["hashmap: groups"];
@@ -28,7 +28,7 @@ export const groupsRouter = router({
       },
     })
     .input(ZNoArguments)
-    .output(z.object({ groups: z.array(ZGroup) }))
+    .output(z.object({ groups: z.array(ZGroupOut) }))
     .query(async ({ ctx }) => ({ groups: await listGroups(ctx.prisma) })),
 
   // Registered before `get`: the first route whose path matches wins.
@@ -43,7 +43,7 @@ export const groupsRouter = router({
       },
     })
     .input(ZGroupFilter)
-    .output(z.object({ mappings: z.array(ZMapping) }))
+    .output(z.object({ mappings: z.array(ZMappingOut) }))
     .query(async ({ ctx, input }) => ({ mappings: await listMappings(ctx.prisma, input) })),
 
   thresholds: publicProcedure
@@ -57,7 +57,7 @@ export const groupsRouter = router({
       },
     })
     .input(ZGroupFilter)
-    .output(z.object({ thresholds: z.array(ZThreshold) }))
+    .output(z.object({ thresholds: z.array(ZThresholdOut) }))
     .query(async ({ ctx, input }) => ({ thresholds: await listThresholds(ctx.prisma, input) })),
 
   get: publicProcedure
@@ -71,7 +71,7 @@ export const groupsRouter = router({
       },
     })
     .input(z.strictObject({ group_id: ZPathId }))
-    .output(ZGroup)
+    .output(ZGroupOut)
     .query(({ ctx, input }) => getGroup(ctx.prisma, input.group_id)),
 
   create: publicProcedure
@@ -86,9 +86,9 @@ export const groupsRouter = router({
       bodyName: "group_data",
     })
     .input(ZGroupCreate)
-    .output(ZGroup)
+    .output(ZGroupOut)
     .mutation(async ({ ctx, input }) => {
-      const group = await createGroup(ctx.prisma, input.name);
+      const group = await createGroup(ctx.prisma, input.name, auditOf(ctx));
       return created(ctx, group, group.group_id);
     }),
 
@@ -106,10 +106,17 @@ export const groupsRouter = router({
         protect: false,
       },
     })
-    .input(z.strictObject({ group_id: ZPathId, recursive: ZQueryBoolean.optional() }))
+    .input(
+      expectingRevision(z.strictObject({ group_id: ZPathId, recursive: ZQueryBoolean.optional() })),
+    )
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await deleteGroup(ctx.prisma, input.group_id, input.recursive ?? false);
+      await deleteGroup(
+        ctx.prisma,
+        input.group_id,
+        input.recursive ?? false,
+        writeOf(ctx, input.revision),
+      );
       deleted(ctx);
     }),
 });

@@ -1,12 +1,5 @@
 import { z } from "zod";
-import {
-  ZGroup,
-  ZMapping,
-  ZMappingCreate,
-  ZMappingUpdate,
-  ZPathId,
-  ZRuleListFilters,
-} from "@ratecard/validators";
+import { ZMappingCreate, ZMappingUpdate, ZPathId, ZRuleListFilters } from "@ratecard/validators";
 import { getGroup } from "../../domain/groups.js";
 import {
   createMapping,
@@ -17,6 +10,7 @@ import {
 } from "../../domain/rules.js";
 import { fail } from "../../domain/errors.js";
 import { publicProcedure, router } from "../../trpc.js";
+import { ZGroupOut, ZMappingOut, auditOf, expectingRevision, writeOf } from "../revisions.js";
 import { created, deleted, HASHMAP } from "../rest.js";
 
 const tags = ["hashmap: mappings"];
@@ -37,7 +31,7 @@ export const mappingsRouter = router({
       },
     })
     .input(ZRuleListFilters)
-    .output(z.object({ mappings: z.array(ZMapping) }))
+    .output(z.object({ mappings: z.array(ZMappingOut) }))
     .query(async ({ ctx, input }) => ({ mappings: await listMappings(ctx.prisma, input) })),
 
   // Registered before `get`: the first route whose path matches wins.
@@ -52,7 +46,7 @@ export const mappingsRouter = router({
       },
     })
     .input(z.strictObject({ mapping_id: ZPathId }))
-    .output(ZGroup)
+    .output(ZGroupOut)
     .query(async ({ ctx, input }) => {
       const mapping = await getMapping(ctx.prisma, input.mapping_id);
       if (!mapping.group_id)
@@ -71,7 +65,7 @@ export const mappingsRouter = router({
       },
     })
     .input(ZMappingId)
-    .output(ZMapping)
+    .output(ZMappingOut)
     .query(({ ctx, input }) => getMapping(ctx.prisma, input.mapping_id)),
 
   create: publicProcedure
@@ -86,9 +80,9 @@ export const mappingsRouter = router({
       bodyName: "mapping_data",
     })
     .input(ZMappingCreate)
-    .output(ZMapping)
+    .output(ZMappingOut)
     .mutation(async ({ ctx, input }) => {
-      const mapping = await createMapping(ctx.prisma, input);
+      const mapping = await createMapping(ctx.prisma, input, auditOf(ctx));
       return created(ctx, mapping, mapping.mapping_id);
     }),
 
@@ -107,9 +101,12 @@ export const mappingsRouter = router({
       },
       bodyName: "mapping",
     })
-    .input(ZMappingUpdate)
-    .output(ZMapping)
-    .mutation(({ ctx, input }) => updateMapping(ctx.prisma, input)),
+    .input(expectingRevision(ZMappingUpdate))
+    .output(ZMappingOut)
+    .mutation(({ ctx, input }) => {
+      const { revision, ...update } = input;
+      return updateMapping(ctx.prisma, update, writeOf(ctx, revision));
+    }),
 
   delete: publicProcedure
     .meta({
@@ -121,10 +118,10 @@ export const mappingsRouter = router({
         protect: false,
       },
     })
-    .input(ZMappingId)
+    .input(expectingRevision(ZMappingId))
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await deleteMapping(ctx.prisma, input.mapping_id);
+      await deleteMapping(ctx.prisma, input.mapping_id, writeOf(ctx, input.revision));
       deleted(ctx);
     }),
 });

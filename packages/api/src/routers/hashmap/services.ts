@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZField, ZNoArguments, ZPathId, ZService, ZServiceCreate } from "@ratecard/validators";
+import { ZNoArguments, ZPathId, ZServiceCreate } from "@ratecard/validators";
 import { listFields } from "../../domain/fields.js";
 import {
   createService,
@@ -8,6 +8,7 @@ import {
   listServices,
 } from "../../domain/services.js";
 import { publicProcedure, router } from "../../trpc.js";
+import { ZFieldOut, ZServiceOut, auditOf, expectingRevision, writeOf } from "../revisions.js";
 import { created, deleted, HASHMAP } from "../rest.js";
 
 const tags = ["hashmap: services"];
@@ -25,7 +26,7 @@ export const servicesRouter = router({
       },
     })
     .input(ZNoArguments)
-    .output(z.object({ services: z.array(ZService) }))
+    .output(z.object({ services: z.array(ZServiceOut) }))
     .query(async ({ ctx }) => ({ services: await listServices(ctx.prisma) })),
 
   get: publicProcedure
@@ -39,7 +40,7 @@ export const servicesRouter = router({
       },
     })
     .input(ZServiceId)
-    .output(ZService)
+    .output(ZServiceOut)
     .query(({ ctx, input }) => getService(ctx.prisma, input.service_id)),
 
   /** CloudKitty's nested form of `fields?service_id=<id>`: an unknown service has no fields. */
@@ -54,7 +55,7 @@ export const servicesRouter = router({
       },
     })
     .input(ZServiceId)
-    .output(z.object({ fields: z.array(ZField) }))
+    .output(z.object({ fields: z.array(ZFieldOut) }))
     .query(async ({ ctx, input }) => ({ fields: await listFields(ctx.prisma, input.service_id) })),
 
   create: publicProcedure
@@ -69,9 +70,9 @@ export const servicesRouter = router({
       bodyName: "service_data",
     })
     .input(ZServiceCreate)
-    .output(ZService)
+    .output(ZServiceOut)
     .mutation(async ({ ctx, input }) => {
-      const service = await createService(ctx.prisma, input.name);
+      const service = await createService(ctx.prisma, input.name, auditOf(ctx));
       return created(ctx, service, service.service_id);
     }),
 
@@ -85,10 +86,10 @@ export const servicesRouter = router({
         protect: false,
       },
     })
-    .input(ZServiceId)
+    .input(expectingRevision(ZServiceId))
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await deleteServiceCascade(ctx.prisma, input.service_id);
+      await deleteServiceCascade(ctx.prisma, input.service_id, writeOf(ctx, input.revision));
       deleted(ctx);
     }),
 });

@@ -1,7 +1,5 @@
 import { z } from "zod";
 import {
-  ZGroup,
-  ZThreshold,
   ZThresholdCreate,
   ZThresholdUpdate,
   ZPathId,
@@ -17,6 +15,7 @@ import {
 } from "../../domain/rules.js";
 import { fail } from "../../domain/errors.js";
 import { publicProcedure, router } from "../../trpc.js";
+import { ZGroupOut, ZThresholdOut, auditOf, expectingRevision, writeOf } from "../revisions.js";
 import { created, deleted, HASHMAP } from "../rest.js";
 
 const tags = ["hashmap: thresholds"];
@@ -37,7 +36,7 @@ export const thresholdsRouter = router({
       },
     })
     .input(ZRuleListFilters)
-    .output(z.object({ thresholds: z.array(ZThreshold) }))
+    .output(z.object({ thresholds: z.array(ZThresholdOut) }))
     .query(async ({ ctx, input }) => ({ thresholds: await listThresholds(ctx.prisma, input) })),
 
   // Registered before `get`: the first route whose path matches wins.
@@ -52,7 +51,7 @@ export const thresholdsRouter = router({
       },
     })
     .input(z.strictObject({ threshold_id: ZPathId }))
-    .output(ZGroup)
+    .output(ZGroupOut)
     .query(async ({ ctx, input }) => {
       const threshold = await getThreshold(ctx.prisma, input.threshold_id);
       if (!threshold.group_id)
@@ -71,7 +70,7 @@ export const thresholdsRouter = router({
       },
     })
     .input(ZThresholdId)
-    .output(ZThreshold)
+    .output(ZThresholdOut)
     .query(({ ctx, input }) => getThreshold(ctx.prisma, input.threshold_id)),
 
   create: publicProcedure
@@ -86,9 +85,9 @@ export const thresholdsRouter = router({
       bodyName: "threshold_data",
     })
     .input(ZThresholdCreate)
-    .output(ZThreshold)
+    .output(ZThresholdOut)
     .mutation(async ({ ctx, input }) => {
-      const threshold = await createThreshold(ctx.prisma, input);
+      const threshold = await createThreshold(ctx.prisma, input, auditOf(ctx));
       return created(ctx, threshold, threshold.threshold_id);
     }),
 
@@ -107,9 +106,12 @@ export const thresholdsRouter = router({
       },
       bodyName: "threshold",
     })
-    .input(ZThresholdUpdate)
-    .output(ZThreshold)
-    .mutation(({ ctx, input }) => updateThreshold(ctx.prisma, input)),
+    .input(expectingRevision(ZThresholdUpdate))
+    .output(ZThresholdOut)
+    .mutation(({ ctx, input }) => {
+      const { revision, ...update } = input;
+      return updateThreshold(ctx.prisma, update, writeOf(ctx, revision));
+    }),
 
   delete: publicProcedure
     .meta({
@@ -121,10 +123,10 @@ export const thresholdsRouter = router({
         protect: false,
       },
     })
-    .input(ZThresholdId)
+    .input(expectingRevision(ZThresholdId))
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await deleteThreshold(ctx.prisma, input.threshold_id);
+      await deleteThreshold(ctx.prisma, input.threshold_id, writeOf(ctx, input.revision));
       deleted(ctx);
     }),
 });

@@ -1,11 +1,5 @@
 import { z } from "zod";
-import {
-  ZPathId,
-  ZQueryBoolean,
-  ZScript,
-  ZScriptCreate,
-  ZScriptUpdate,
-} from "@ratecard/validators";
+import { ZPathId, ZQueryBoolean, ZScriptCreate, ZScriptUpdate } from "@ratecard/validators";
 import {
   createScript,
   deleteScript,
@@ -14,6 +8,7 @@ import {
   updateScript,
 } from "../../domain/scripts.js";
 import { publicProcedure, router } from "../../trpc.js";
+import { ZScriptOut, auditOf, expectingRevision, writeOf } from "../revisions.js";
 import { created, deleted, PYSCRIPTS } from "../rest.js";
 
 const tags = ["pyscripts"];
@@ -31,7 +26,7 @@ export const scriptsRouter = router({
       },
     })
     .input(z.strictObject({ no_data: ZQueryBoolean.optional() }).optional())
-    .output(z.object({ scripts: z.array(ZScript) }))
+    .output(z.object({ scripts: z.array(ZScriptOut) }))
     .query(async ({ ctx, input }) => ({
       scripts: await listScripts(ctx.prisma, !(input?.no_data ?? false)),
     })),
@@ -47,7 +42,7 @@ export const scriptsRouter = router({
       },
     })
     .input(ZScriptId)
-    .output(ZScript)
+    .output(ZScriptOut)
     .query(({ ctx, input }) => getScript(ctx.prisma, input.script_id)),
 
   create: publicProcedure
@@ -62,9 +57,13 @@ export const scriptsRouter = router({
       bodyName: "script_data",
     })
     .input(ZScriptCreate)
-    .output(ZScript)
+    .output(ZScriptOut)
     .mutation(async ({ ctx, input }) => {
-      const script = await createScript(ctx.prisma, { name: input.name, data: input.data });
+      const script = await createScript(
+        ctx.prisma,
+        { name: input.name, data: input.data },
+        auditOf(ctx),
+      );
       return created(ctx, script, script.script_id);
     }),
 
@@ -79,10 +78,14 @@ export const scriptsRouter = router({
       },
       bodyName: "script_data",
     })
-    .input(ZScriptUpdate)
-    .output(ZScript)
+    .input(expectingRevision(ZScriptUpdate))
+    .output(ZScriptOut)
     .mutation(({ ctx, input }) =>
-      updateScript(ctx.prisma, { scriptId: input.script_id, name: input.name, data: input.data }),
+      updateScript(
+        ctx.prisma,
+        { scriptId: input.script_id, name: input.name, data: input.data },
+        writeOf(ctx, input.revision),
+      ),
     ),
 
   delete: publicProcedure
@@ -95,10 +98,10 @@ export const scriptsRouter = router({
         protect: false,
       },
     })
-    .input(ZScriptId)
+    .input(expectingRevision(ZScriptId))
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await deleteScript(ctx.prisma, input.script_id);
+      await deleteScript(ctx.prisma, input.script_id, writeOf(ctx, input.revision));
       deleted(ctx);
     }),
 });

@@ -1,0 +1,175 @@
+import type { AuditEventRow, NewAuditEvent, Prisma, PrismaClient } from "@ratecard/db";
+import { fail } from "./errors.js";
+
+// The audit trail: every change to a resource appends one event in the transaction of the change
+// (see docs/audit.md). The domain is told who and where by a plain AuditContext; routers build it
+// from the request.
+
+/** Who made a change and from where, as the HTTP edge knows it; nulls when nobody says. */
+export interface AuditContext {
+  userId: string | null;
+  userName: string | null;
+  projectId: string | null;
+  /** The client's address (after trusted proxies). */
+  address: string | null;
+  /** The request's `x-openstack-request-id`. */
+  requestId: string | null;
+}
+
+/** Changes made without a request (tests, scripts): recorded with nobody's name. */
+export const UNATTRIBUTED: AuditContext = {
+  userId: null,
+  userName: null,
+  projectId: null,
+  address: null,
+  requestId: null,
+};
+
+export const AUDIT_RESOURCE_TYPES = [
+  "service",
+  "field",
+  "group",
+  "mapping",
+  "threshold",
+  "script",
+  "module",
+] as const;
+export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
+export const AUDIT_OPERATIONS = ["create", "update", "delete"] as const;
+export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
+
+/**
+ * What a delete took with it (`deleted`: the rows removed beneath it) or changed (`detached`: the
+ * rules a group's deletion moved to no group, as they stand after), each as its REST answer shows
+ * it, so that the trail can be replayed without the parent's children having events of their own.
+ */
+export interface AuditCascade {
+  deleted?: Partial<Record<"fields" | "mappings" | "thresholds", Record<string, unknown>[]>>;
+  detached?: Partial<Record<"mappings" | "thresholds", Record<string, unknown>[]>>;
+}
+
+export interface AuditChange {
+  operation: AuditOperation;
+  resourceType: AuditResourceType;
+  resourceId: string;
+  /** The object as its REST answer shows it (with its revision), null for a create. */
+  before: object | null;
+  /** Likewise after the change, null for a delete. */
+  after: (object & { revision: number }) | null;
+  cascade?: AuditCascade;
+}
+
+/** The row to append for `change`, made by `audit`'s caller now. */
+export function auditEvent(audit: AuditContext, change: AuditChange): NewAuditEvent {
+  return {
+    at: new Date(),
+    ...audit,
+    operation: change.operation,
+    resourceType: change.resourceType,
+    resourceId: change.resourceId,
+    revision: change.after?.revision ?? null,
+    before: change.before === null ? null : JSON.stringify(change.before),
+    after: change.after === null ? null : JSON.stringify(change.after),
+    cascade: change.cascade ? JSON.stringify(change.cascade) : null,
+  };
+}
+
+export type Tx = Prisma.TransactionClient;
+
+/** An event as the API answers it. */
+export interface TAuditEvent {
+  event_id: number;
+  at: string;
+  user_id: string | null;
+  user_name: string | null;
+  project_id: string | null;
+  address: string | null;
+  request_id: string | null;
+  operation: AuditOperation;
+  resource_type: AuditResourceType;
+  resource_id: string;
+  resource_revision: number | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  cascade: AuditCascade | null;
+}
+
+const parsed = <T>(text: string | null): T | null =>
+  text === null ? null : (JSON.parse(text) as T);
+
+export function renderAuditEvent(row: AuditEventRow): TAuditEvent {
+  return {
+    event_id: row.seq,
+    at: row.at.toISOString(),
+    user_id: row.userId,
+    user_name: row.userName,
+    project_id: row.projectId,
+    address: row.address,
+    request_id: row.requestId,
+    operation: row.operation as AuditOperation,
+    resource_type: row.resourceType as AuditResourceType,
+    resource_id: row.resourceId,
+    resource_revision: row.revision,
+    before: parsed(row.before),
+    after: parsed(row.after),
+    cascade: parsed(row.cascade),
+  };
+}
+
+export interface AuditFilters {
+  resource_type?: AuditResourceType | undefined;
+  resource_id?: string | undefined;
+  user_id?: string | undefined;
+  operation?: AuditOperation | undefined;
+  /** Events at or after this moment. */
+  since?: Date | undefined;
+  /** Events before this moment. */
+  until?: Date | undefined;
+  /** At most this many events (default 100, at most 1000). */
+  limit?: number | undefined;
+  /** The `next` of the previous page: events older than it. */
+  cursor?: string | undefined;
+}
+
+export const DEFAULT_AUDIT_PAGE = 100;
+export const MAX_AUDIT_PAGE = 1000;
+
+/**
+ * Events newest first, filtered, one page at a time. The cursor is the last event's number: the
+ * next page is what is older, so events appended meanwhile never shift a page.
+ */
+export async function listAuditEvents(
+  prisma: PrismaClient,
+  filters: AuditFilters,
+): Promise<{ events: TAuditEvent[]; next: string | null }> {
+  const limit = filters.limit ?? DEFAULT_AUDIT_PAGE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_AUDIT_PAGE)
+    throw fail.badRequest(`limit must be an integer from 1 to ${MAX_AUDIT_PAGE}.`);
+  let before: number | undefined;
+  if (filters.cursor !== undefined) {
+    before = /^[1-9][0-9]{0,15}$/.test(filters.cursor) ? Number(filters.cursor) : NaN;
+    if (!Number.isSafeInteger(before)) throw fail.badRequest("cursor is not one this API gave.");
+  }
+  const rows = await prisma.auditEvent.findMany({
+    where: {
+      ...(filters.resource_type !== undefined && { resourceType: filters.resource_type }),
+      ...(filters.resource_id !== undefined && { resourceId: filters.resource_id }),
+      ...(filters.user_id !== undefined && { userId: filters.user_id }),
+      ...(filters.operation !== undefined && { operation: filters.operation }),
+      ...((filters.since !== undefined || filters.until !== undefined) && {
+        at: {
+          ...(filters.since !== undefined && { gte: filters.since }),
+          ...(filters.until !== undefined && { lt: filters.until }),
+        },
+      }),
+      ...(before !== undefined && { seq: { lt: before } }),
+    },
+    orderBy: { seq: "desc" },
+    take: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  return {
+    events: page.map(renderAuditEvent),
+    next: rows.length > limit ? String(page[page.length - 1]!.seq) : null,
+  };
+}

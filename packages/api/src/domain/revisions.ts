@@ -1,0 +1,56 @@
+import type { AuditContext } from "./audit.js";
+import { fail } from "./errors.js";
+
+// No lost updates: every write to an existing resource reads it, checks the revision the caller
+// expects (If-Match over REST, `revision` over RPC), and then writes with one conditional
+// UPDATE/DELETE ... WHERE "revision" = <the revision read>, first in its transaction. When that
+// changes no row the resource moved in between: the write is tried again from the read, where a
+// named revision now fails (412) and an unconditional write applies to the new state, so the
+// audit event's `before` is always exactly what the write replaced.
+
+/** What every write to an existing resource is told: who writes, and the revision expected. */
+export interface WriteContext {
+  audit: AuditContext;
+  /** The revision the caller last saw; undefined: write whatever the current one is. */
+  expected?: number | undefined;
+}
+
+class Moved extends Error {
+  constructor() {
+    super("The resource changed between its read and its conditional write.");
+  }
+}
+
+/** Thrown inside a write's transaction when its conditional write changed nothing. */
+export const moved = (): Error => new Moved();
+
+const ATTEMPTS = 5;
+
+/** Runs `attempt` (read, check, conditional write) again while the resource moves under it. */
+export async function writeAtRevision<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof Moved)) throw error;
+      if (tries >= ATTEMPTS)
+        throw fail.conflict("The resource is being changed by others right now; try again.");
+    }
+  }
+}
+
+/** Refuses a write that expects another revision than the current one (HTTP 412). */
+export function requireRevision(
+  what: string,
+  id: string,
+  expected: number | undefined,
+  current: number,
+): void {
+  if (expected === undefined || expected === current) return;
+  // 0 is no revision: an If-Match whose tags are none of this resource's (see rest/entity-tags.ts).
+  const expectation = expected < 1 ? "the ETag given" : `revision ${expected}`;
+  throw fail.stale(
+    `${what} ${id} was changed since it was read: it is at revision ${current}, not ` +
+      `${expectation}. Read it again and reapply the change.`,
+  );
+}
