@@ -1,15 +1,22 @@
 import { python } from "@codemirror/lang-python";
+import { linter, lintGutter, type Diagnostic } from "@codemirror/lint";
 import { EditorView } from "@codemirror/view";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { getRouteApi, useNavigate } from "@tanstack/react-router";
+import { getRouteApi, useBlocker, useNavigate } from "@tanstack/react-router";
 import CodeMirror from "@uiw/react-codemirror";
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
-import { ZScriptCreate, type TScript } from "@ratecard/validators";
+import {
+  checkPythonSyntax,
+  formatPythonSyntaxError,
+  ZScriptCreate,
+  type TScript,
+} from "@ratecard/validators";
 import { Breadcrumbs } from "../components/Breadcrumbs";
+import { ConfirmDialog } from "../components/ConfirmDialog";
 import { DeleteScriptDialog } from "../components/DeleteDialogs";
 import { FormField } from "../components/FormField";
 import { MissingRecord, QueryState } from "../components/QueryState";
@@ -36,17 +43,42 @@ const ZScriptForm = z
 
 const route = getRouteApi("/pyscripts/$scriptId");
 
+/** The server's own syntax check, run as the operator types (the linter waits for a pause). */
+const pythonSyntax = linter(
+  (view): Diagnostic[] => {
+    const source = view.state.doc.toString();
+    const error = checkPythonSyntax(source);
+    if (!error) return [];
+    // Mark the character at the error, or the one before it at the end of a line or script:
+    // a zero-width mark is hard to see.
+    const at = Math.min(error.offset, source.length);
+    const onCharacter = at < source.length && !/[\r\n]/.test(source.charAt(at));
+    return [
+      {
+        from: onCharacter ? at : Math.max(0, at - 1),
+        to: onCharacter ? at + 1 : at,
+        severity: "error",
+        source: "Python syntax",
+        message: formatPythonSyntaxError(error),
+      },
+    ];
+  },
+  { delay: 300 },
+);
+
 function SourceEditor({
   value,
   onChange,
   error,
   labelId,
+  errorId,
   readOnly,
 }: {
   value: string;
   onChange: (value: string) => void;
   error?: string | undefined;
   labelId: string;
+  errorId: string;
   readOnly: boolean;
 }) {
   return (
@@ -61,7 +93,12 @@ function SourceEditor({
         indentWithTab={false}
         extensions={[
           python(),
-          EditorView.contentAttributes.of({ "aria-labelledby": labelId, "aria-multiline": "true" }),
+          ...(readOnly ? [] : [pythonSyntax, lintGutter()]),
+          EditorView.contentAttributes.of({
+            "aria-labelledby": labelId,
+            "aria-multiline": "true",
+            ...(error ? { "aria-invalid": "true", "aria-describedby": errorId } : {}),
+          }),
         ]}
         basicSetup={{ foldGutter: false, highlightActiveLine: true }}
       />
@@ -83,6 +120,7 @@ function ScriptForm({
   children?: React.ReactNode;
 }) {
   const sourceLabelId = useId();
+  const sourceErrorId = useId();
   const readOnly = !useCan().writeRules;
   const form = useForm<ScriptFormValues>({
     defaultValues: defaults,
@@ -90,6 +128,18 @@ function ScriptForm({
   });
   const { errors, isSubmitting, isDirty } = form.formState;
   const [loadedFile, setLoadedFile] = useState<string | null>(null);
+
+  // Leaving with typed changes asks first; a save or an explicit discard lets the page go.
+  const leavingRef = useRef(false);
+  const dirtyRef = useRef(isDirty);
+  useEffect(() => {
+    dirtyRef.current = isDirty && !readOnly;
+  }, [isDirty, readOnly]);
+  const blocker = useBlocker({
+    shouldBlockFn: () => dirtyRef.current && !leavingRef.current,
+    enableBeforeUnload: () => dirtyRef.current && !leavingRef.current,
+    withResolver: true,
+  });
 
   const loadFile = async (file: File | undefined) => {
     if (!file) return;
@@ -102,7 +152,8 @@ function ScriptForm({
     );
   };
 
-  const submit = form.handleSubmit(async (values) => {
+  const save = async (values: ScriptFormValues) => {
+    leavingRef.current = true;
     try {
       await onSave(values);
       form.reset(values);
@@ -121,13 +172,15 @@ function ScriptForm({
         form.setError("root", { message: problem.message });
       }
       toast.error(problem.message);
+    } finally {
+      leavingRef.current = false;
     }
-  });
+  };
 
   return (
     <form
       className="panel form wide"
-      onSubmit={(event) => void submit(event)}
+      onSubmit={(event) => void form.handleSubmit(save)(event)}
       noValidate
       aria-label="Script"
     >
@@ -192,14 +245,26 @@ function ScriptForm({
               onChange={field.onChange}
               error={errors.data?.message}
               labelId={sourceLabelId}
+              errorId={sourceErrorId}
               readOnly={readOnly}
             />
           )}
         />
-        {errors.data?.message && <p className="form-error">{errors.data.message}</p>}
+        {errors.data?.message && (
+          <p id={sourceErrorId} className="form-error">
+            {errors.data.message}
+          </p>
+        )}
       </div>
       <div className="form-actions">
-        <button type="button" className="button" onClick={onCancel}>
+        <button
+          type="button"
+          className="button"
+          onClick={() => {
+            leavingRef.current = true;
+            onCancel();
+          }}
+        >
           {isDirty ? "Discard changes" : "Back to scripts"}
         </button>
         {!readOnly && (
@@ -208,6 +273,17 @@ function ScriptForm({
           </button>
         )}
       </div>
+      <ConfirmDialog
+        open={blocker.status === "blocked"}
+        onOpenChange={(open) => {
+          if (!open) blocker.reset?.();
+        }}
+        title="Discard your changes?"
+        confirmLabel="Discard changes"
+        onConfirm={() => blocker.proceed?.()}
+      >
+        The script has changes that are not saved. Leaving now loses them.
+      </ConfirmDialog>
     </form>
   );
 }
