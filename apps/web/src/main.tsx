@@ -2,6 +2,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { retryUnreachableSession } from "./lib/recovery";
 import { SessionStore } from "./lib/session-store";
 import { createAppRouter } from "./router";
 import { SessionProvider } from "./session/SessionProvider";
@@ -12,6 +13,8 @@ const session = new SessionStore();
 const queryClient = createQueryClient();
 const trpcClient = createApiClient(session);
 const router = createAppRouter();
+// The console opened while the server was down shows so, and comes in by itself once it is back.
+retryUnreachableSession(session);
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

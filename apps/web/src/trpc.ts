@@ -3,7 +3,8 @@ import { createTRPCClient, httpBatchLink, httpLink, splitLink } from "@trpc/clie
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@ratecard/api";
-import { shouldRetryQuery } from "./lib/errors";
+import { retryDelay, shouldRetryQuery } from "./lib/errors";
+import { recoveryInterval } from "./lib/recovery";
 import { sessionLink } from "./lib/session-link";
 import type { SessionStore } from "./lib/session-store";
 
@@ -15,8 +16,13 @@ export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
       queries: {
+        // A failure that may pass (server down or restarting, 5xx) is retried with backoff, then
+        // again on a timer until the server answers; a 4xx never is.
         retry: shouldRetryQuery,
-        retryDelay: (attempt) => Math.min(500 * 2 ** attempt, 2000),
+        retryDelay,
+        refetchInterval: recoveryInterval,
+        refetchOnReconnect: true,
+        refetchOnWindowFocus: true,
         staleTime: 5_000,
       },
     },

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import type { TField, TGroup, TScript, TService } from "@ratecard/validators";
 import { useRefreshAll } from "../hooks";
-import { describeProblem } from "../lib/errors";
+import { describeGroupDeletionProblem, describeProblem } from "../lib/errors";
 import {
   fieldDeletionText,
   groupDeletionText,
@@ -20,7 +20,10 @@ interface DeleteDialogProps {
   onDeleted: () => void | Promise<void>;
 }
 
-function useDeleteFlow(onDeleted: () => void | Promise<void>) {
+function useDeleteFlow(
+  onDeleted: () => void | Promise<void>,
+  describeFailure: (error: unknown) => string = (error) => describeProblem(error).message,
+) {
   const refreshAll = useRefreshAll();
   const [failure, setFailure] = useState<string | null>(null);
   const run = async (remove: () => Promise<unknown>, successMessage: string) => {
@@ -28,7 +31,7 @@ function useDeleteFlow(onDeleted: () => void | Promise<void>) {
     try {
       await remove();
     } catch (error) {
-      const { message } = describeProblem(error);
+      const message = describeFailure(error);
       setFailure(message);
       toast.error(message);
       return;
@@ -138,7 +141,9 @@ export function DeleteGroupDialog({
     trpc.console.groupDeletionImpact.queryOptions({ group_id: group.group_id }),
   );
   const remove = useMutation(trpc.hashmap.groups.delete.mutationOptions());
-  const { failure, run } = useDeleteFlow(onDeleted);
+  const { failure, run } = useDeleteFlow(onDeleted, (error) =>
+    describeGroupDeletionProblem(error, group.name),
+  );
   const [mode, setMode] = useState<GroupDeletionMode | "">("");
   const hasRules = impact.data ? impact.data.mappings + impact.data.thresholds > 0 : false;
   return (

@@ -1,5 +1,7 @@
-import { Link, Outlet } from "@tanstack/react-router";
+import { Link, Outlet, useRouterState } from "@tanstack/react-router";
+import { useEffect, useRef, useState, type RefObject } from "react";
 import { Toaster } from "sonner";
+import { composePageTitle, mayMoveFocus, readPageHeading } from "../lib/page-title";
 import { useSession } from "../session/SessionProvider";
 import { UserMenu } from "../session/UserMenu";
 
@@ -28,8 +30,84 @@ function accountLinks(manageAccounts: boolean) {
   };
 }
 
+/** Waits this long for a page's heading (a record still loading) before giving up on focusing it. */
+const HEADING_WAIT_MS = 15_000;
+
+/**
+ * Once for every page, from what the page renders: the document title follows its <h1>; after a
+ * navigation (not on the first load) focus moves to that <h1>, so keyboard and screen reader users
+ * start at the new page instead of on <body>, and the new title is announced.
+ */
+function usePageTitleAndFocus(main: RefObject<HTMLElement | null>): string {
+  // The location the rendered page belongs to: a lazily loaded page is on screen only then.
+  const pathname = useRouterState({
+    select: (state) => (state.resolvedLocation ?? state.location).pathname,
+  });
+  const [announcement, setAnnouncement] = useState("");
+  const previousPathname = useRef<string | null>(null);
+  // Redirects while the console opens (/ to the services) are part of the first load: focus
+  // moves only once the operator has done something.
+  const interacted = useRef(false);
+  useEffect(() => {
+    const note = () => (interacted.current = true);
+    window.addEventListener("pointerdown", note, { capture: true, once: true });
+    window.addEventListener("keydown", note, { capture: true, once: true });
+    return () => {
+      window.removeEventListener("pointerdown", note, { capture: true });
+      window.removeEventListener("keydown", note, { capture: true });
+    };
+  }, []);
+
+  useEffect(() => {
+    const container = main.current;
+    if (!container) return;
+    const update = () => {
+      const title = readPageHeading(container)?.title ?? composePageTitle(null);
+      if (document.title !== title) document.title = title;
+    };
+    update();
+    const observer = new MutationObserver(update);
+    observer.observe(container, { subtree: true, childList: true, characterData: true });
+    return () => observer.disconnect();
+  }, [main]);
+
+  useEffect(() => {
+    const container = main.current;
+    const isFirstLoad = previousPathname.current === null;
+    if (previousPathname.current === pathname) return;
+    previousPathname.current = pathname;
+    if (!container || isFirstLoad || !interacted.current) return;
+    const atNavigation = document.activeElement;
+    let finished = false;
+    const finish = () => {
+      finished = true;
+      observer.disconnect();
+      clearTimeout(timer);
+    };
+    const focusHeading = () => {
+      const page = readPageHeading(container);
+      if (finished || !page) return;
+      finish();
+      setAnnouncement(page.title);
+      if (!mayMoveFocus(document.activeElement, atNavigation, document.body)) return;
+      if (!page.heading.hasAttribute("tabindex")) page.heading.tabIndex = -1;
+      // Scroll restoration (Back to a long list) decides the scroll position, not the focus.
+      page.heading.focus({ preventScroll: true });
+    };
+    const observer = new MutationObserver(focusHeading);
+    const timer = setTimeout(finish, HEADING_WAIT_MS);
+    observer.observe(container, { subtree: true, childList: true, characterData: true });
+    focusHeading();
+    return finish;
+  }, [pathname, main]);
+
+  return announcement;
+}
+
 export function Layout() {
   const { session } = useSession();
+  const main = useRef<HTMLElement>(null);
+  const announcement = usePageTitleAndFocus(main);
   const navigation =
     session.strategy === "local"
       ? [...NAVIGATION, accountLinks(session.can.manageAccounts)]
@@ -73,9 +151,12 @@ export function Layout() {
           </div>
         ))}
       </nav>
-      <main id="main" className="content" tabIndex={-1}>
+      <main id="main" className="content" tabIndex={-1} ref={main}>
         <Outlet />
       </main>
+      <p className="visually-hidden" role="status" aria-live="polite" data-route-announcer>
+        {announcement}
+      </p>
       <Toaster position="bottom-right" richColors closeButton duration={6000} />
     </div>
   );

@@ -1,7 +1,7 @@
 import type { ErrorComponentProps } from "@tanstack/react-router";
 import { Link } from "@tanstack/react-router";
 import type { ReactNode } from "react";
-import { describeProblem, isNotFound } from "../lib/errors";
+import { describeProblem, isNotFound, isTransientProblem } from "../lib/errors";
 
 export function LoadingRows({ label = "Loading…", rows = 4 }: { label?: string; rows?: number }) {
   return (
@@ -35,9 +35,14 @@ export function ErrorPanel({
               : "Loading failed")}
       </p>
       <p>{problem.message}</p>
+      {isTransientProblem(error) && (
+        <p className="muted">
+          The console tries again by itself and shows the page as soon as the server answers.
+        </p>
+      )}
       {onRetry && (
         <button type="button" className="button" onClick={onRetry}>
-          Retry
+          Retry now
         </button>
       )}
     </div>

@@ -78,8 +78,58 @@ export function isNotFound(error: unknown): boolean {
   return errorData(error)?.code === "NOT_FOUND";
 }
 
-/** Retry only what may succeed the second time: the server being unreachable or failing. */
+function isRequestFailure(error: unknown): boolean {
+  return error instanceof Error && (error.name === "TRPCClientError" || error instanceof TypeError);
+}
+
+/** tRPC codes of answers that may change by themselves: the server or a proxy in front was down or overloaded. */
+const TRANSIENT_CODES = new Set([
+  "INTERNAL_SERVER_ERROR",
+  "BAD_GATEWAY",
+  "SERVICE_UNAVAILABLE",
+  "GATEWAY_TIMEOUT",
+]);
+
+/**
+ * Whether asking again may succeed: the server was not reached (down, restarting, a proxy's HTML
+ * page instead of an answer) or answered 5xx. A 4xx is the request's own fault and stays so.
+ */
+export function isTransientProblem(error: unknown): boolean {
+  const data = errorData(error);
+  const code = typeof data?.code === "string" ? data.code : undefined;
+  // Without an answer from the API: a request that did not get through is worth repeating, a bug
+  // in the page (an Error thrown while rendering) is not.
+  if (code === undefined) return isRequestFailure(error);
+  const status = typeof data?.httpStatus === "number" ? data.httpStatus : undefined;
+  if (status !== undefined) return status >= 500 && status !== 501;
+  return TRANSIENT_CODES.has(code);
+}
+
+/** Retries a few times with backoff what may succeed the second time; later, see lib/recovery.ts. */
 export function shouldRetryQuery(failureCount: number, error: unknown): boolean {
-  const code = errorData(error)?.code;
-  return failureCount < 2 && (code === undefined || code === "INTERNAL_SERVER_ERROR");
+  return failureCount < 3 && isTransientProblem(error);
+}
+
+/** 1 s, 2 s, 4 s: a server restart usually fits in these. */
+export function retryDelay(attempt: number): number {
+  return Math.min(1000 * 2 ** attempt, 8000);
+}
+
+/** The API refuses a group delete whose rules, moved to no group, would duplicate others. */
+const GROUP_KEEP_RULES_CONFLICT = /cannot be deleted without its rules/;
+
+/**
+ * A failed group delete in the dialog's words: the API's own message names a UUID and
+ * `recursive=true`, which the operator never sees; the dialog's choice is "Delete the rules too".
+ */
+export function describeGroupDeletionProblem(error: unknown, groupName: string): string {
+  const problem = describeProblem(error);
+  if (problem.code === "CONFLICT" && GROUP_KEEP_RULES_CONFLICT.test(problem.message)) {
+    return (
+      `The rules of “${groupName}” cannot be kept: moved to no group, some would be identical to ` +
+      `rules already there. Choose “Delete the rules too”, or first delete or move those rules ` +
+      `to another group.`
+    );
+  }
+  return problem.message;
 }
