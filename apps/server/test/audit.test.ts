@@ -35,7 +35,7 @@ async function allEvents(query: Record<string, string> = {}): Promise<any[]> {
   const events: any[] = [];
   let cursor: string | null = null;
   do {
-    const answer: ApiResponse = await api.get(AUDIT, {
+    const answer: ApiResponse<any> = await api.get(AUDIT, {
       query: { ...query, limit: "1000", ...(cursor ? { cursor } : {}) },
     });
     expect(answer.status, answer.text).toBe(200);
@@ -58,19 +58,19 @@ async function eventsOf(write: () => Promise<unknown>): Promise<any[]> {
   return events.filter((event) => event.event_id > before).reverse();
 }
 
-function expectOk(answer: ApiResponse | { status: number }, status = 200) {
+function expectOk(answer: ApiResponse<any> | { status: number }, status = 200) {
   expect(answer.status, "text" in answer ? answer.text : undefined).toBe(status);
   return answer;
 }
 
 describe("one event per change", () => {
   it("records every REST write with who, where, the request id and the object before and after", async () => {
-    let created!: ApiResponse;
+    let created!: ApiResponse<any>;
     const [event] = await eventsOf(async () => {
       created = expectOk(
         await api.post(`${HASHMAP}/services`, { name: "audited" }),
         201,
-      ) as ApiResponse;
+      ) as ApiResponse<any>;
     });
     expect(event).toEqual({
       event_id: expect.any(Number),
@@ -360,7 +360,7 @@ describe("refused writes", () => {
     const group = await seed.group();
     await seed.mapping({ service_id: serviceId, group_id: group.group_id });
     await seed.mapping({ service_id: serviceId });
-    const refused: [number, () => Promise<ApiResponse>][] = [
+    const refused: [number, () => Promise<ApiResponse<any>>][] = [
       [409, () => api.post(`${HASHMAP}/mappings`, { field_id: fieldId, value: "taken", cost: 1 })],
       [409, () => api.post(`${HASHMAP}/groups`, { name: group.name })],
       // Detaching would make two identical service rules: nothing moves, nothing is recorded.
@@ -388,7 +388,7 @@ describe("refused writes", () => {
       ],
     ];
     for (const [status, write] of refused) {
-      let answer!: ApiResponse;
+      let answer!: ApiResponse<any>;
       const events = await eventsOf(async () => {
         answer = await write();
       });
@@ -466,7 +466,7 @@ describe("reading the trail", () => {
     let cursor: string | null = null;
     let first = true;
     do {
-      const answer: ApiResponse = await api.get(AUDIT, {
+      const answer: ApiResponse<any> = await api.get(AUDIT, {
         query: { limit: "4", ...(cursor ? { cursor } : {}) },
       });
       expect(answer.body.events.length).toBeLessThanOrEqual(4);
@@ -483,7 +483,7 @@ describe("reading the trail", () => {
   });
 
   it("refuses bad filters with 400 in the fault shape", async () => {
-    for (const query of [
+    const badQueries: Record<string, string>[] = [
       { limit: "0" },
       { limit: "1001" },
       { limit: "x" },
@@ -492,7 +492,8 @@ describe("reading the trail", () => {
       { resource_type: "planet" },
       { operation: "rename" },
       { unknown: "1" },
-    ]) {
+    ];
+    for (const query of badQueries) {
       const answer = await api.get(AUDIT, { query });
       expect(answer.status, JSON.stringify(query)).toBe(400);
       expect(answer.body.faultcode).toBe("Client");
