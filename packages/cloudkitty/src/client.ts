@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { compareDecimals, isDecimalText } from "./decimal.js";
 import {
   CloudKittyAuthError,
+  CloudKittyCatalogError,
   CloudKittyClientError,
   CloudKittyFaultError,
   CloudKittyUnexpectedStatusError,
@@ -133,7 +134,7 @@ export interface CloudKittyRuleSet {
 export type ApiGeneration = "pre-23" | "23+" | "unknown";
 
 export interface ProbeReport {
-  /** An HTTP answer came back from CloudKitty (and Keystone, for Keystone targets). */
+  /** Every service contacted (Keystone, then CloudKitty) answered over HTTP, whatever it said. */
   reachable: boolean;
   auth: "noauth" | "ok" | "refused" | "unknown";
   endpoint: string | undefined;
@@ -520,6 +521,8 @@ export class CloudKittyClient {
       report.problem = error.message;
       report.reachable = !(error instanceof CloudKittyUnreachableError);
       if (error instanceof CloudKittyAuthError) report.auth = "refused";
+      // Keystone gave a token; only its catalog lacked the endpoint.
+      if (error instanceof CloudKittyCatalogError) report.auth = "ok";
       if (report.generationEvidence === undefined && report.modules !== undefined) {
         report.generationEvidence = error.message;
       }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { inspect } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   CloudKittyAuthError,
   CloudKittyClient,
@@ -156,6 +156,37 @@ describe.runIf(enabled)("through Keystone's catalog", () => {
     }
   });
 
+  it("keeps a token until shortly before it expires (Keystone's tokens live an hour here)", async () => {
+    const keystone = await startRecordingProxy(KS_URL);
+    try {
+      const client = new CloudKittyClient(
+        cloudKittyTarget({
+          kind: "keystone",
+          authUrl: keystone.url,
+          credential: {
+            kind: "application-credential",
+            id: applicationCredential.id,
+            secret: applicationCredential.secret,
+          },
+        }),
+      );
+      const tokenRequests = () =>
+        keystone.requests.filter((request) => request.url === "/v3/auth/tokens").length;
+      await Promise.all([client.listServices(), client.listGroups(), client.listModules()]);
+      expect(tokenRequests()).toBe(1);
+      const issued = Date.now();
+      vi.useFakeTimers({ toFake: ["Date"], now: issued + 50 * 60_000 });
+      await client.listServices();
+      expect(tokenRequests()).toBe(1);
+      vi.setSystemTime(issued + 59.5 * 60_000);
+      await client.listServices();
+      expect(tokenRequests()).toBe(2);
+    } finally {
+      vi.useRealTimers();
+      await keystone.close();
+    }
+  });
+
   it("says Keystone refused the credentials, without repeating them", async () => {
     const wrong = "not-the-password-" + randomUUID();
     const client = new CloudKittyClient(
@@ -214,6 +245,7 @@ describe.runIf(enabled)("through Keystone's catalog", () => {
       }),
     );
     const report = await client.probe();
+    expect(report).toMatchObject({ auth: "ok", endpoint: undefined, generation: "unknown" });
     expect(report.problem).toContain('no public "rating" endpoint in region Nowhere');
   });
 });
