@@ -6,6 +6,7 @@ import { describeRule, indexRules, type RuleLookups, type RuleRow } from "../lib
 import {
   bySeverity,
   describeWarning,
+  summarizeRules,
   type WarningDescription,
   type WarningRule,
 } from "../lib/warnings";
@@ -155,16 +156,39 @@ function WarningItem({ warning }: { warning: WarningDescription }) {
         {warning.tenant ? `Tenant ${warning.tenant}` : "All tenants"}
       </p>
       <p>{warning.explanation}</p>
-      {warning.rules.length > 0 && (
-        <ul className="warning-rules" aria-label="Rules involved">
-          {warning.rules.map((rule) => (
-            <li key={rule.id}>
-              <InvolvedRule rule={rule} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <InvolvedRules warning={warning} />
     </li>
+  );
+}
+
+/** The first few rules, then a count and the rest in the rules explorer. */
+function InvolvedRules({ warning }: { warning: WarningDescription }) {
+  const total = warning.rules.length;
+  if (total === 0) return null;
+  const { shown, hidden, explorer } = summarizeRules(warning);
+  return (
+    <>
+      {hidden > 0 && (
+        <p>
+          {total} rules involved; the first {shown.length}:
+        </p>
+      )}
+      <ul className="warning-rules" aria-label={`Rules involved (${total})`}>
+        {shown.map((rule) => (
+          <li key={rule.id}>
+            <InvolvedRule rule={rule} />
+          </li>
+        ))}
+      </ul>
+      {explorer && (
+        <p>
+          And {hidden} more.{" "}
+          <Link to="/hashmap/rules" search={explorer}>
+            Show all {total} in the rules explorer
+          </Link>
+        </p>
+      )}
+    </>
   );
 }
 

@@ -5,7 +5,10 @@ import {
   bySeverity,
   describeWarning,
   nameRulesInText,
+  explorerFiltersFor,
   ruleSummary,
+  RULES_SHOWN,
+  summarizeRules,
   warningsInvolvingRules,
 } from "./warnings";
 
@@ -226,5 +229,85 @@ describe("the engine's notes", () => {
       "the flat mapping for “ssd” on volume.size › volume_type (cost 0.5)",
       "the rate threshold at level 50 on volume.size (cost 0.98)",
     ]);
+  });
+});
+
+describe("warnings about many rules", () => {
+  const uuid = (index: number) => `99999999-9999-4999-8999-${String(index).padStart(12, "0")}`;
+  const manyRates = buildRuleRows(
+    Array.from({ length: 525 }, (_, index) =>
+      mapping({
+        mapping_id: uuid(index),
+        service_id: null,
+        field_id: F,
+        value: `v${index}`,
+        type: "rate",
+        group_id: G,
+      }),
+    ),
+    [],
+    lookups,
+  );
+  const manyById = indexRules(manyRates);
+  const many = describeWarning(
+    warning({ rule_ids: manyRates.map((row) => row.id) }),
+    lookups,
+    manyById,
+  );
+
+  it("name the first few rules and count the rest", () => {
+    const summary = summarizeRules(many);
+    expect(summary.shown.map((rule) => rule.id)).toEqual(
+      manyRates.slice(0, RULES_SHOWN).map((row) => row.id),
+    );
+    expect(summary.hidden).toBe(525 - RULES_SHOWN);
+  });
+
+  it("send the rest to the explorer filtered by what all the rules share", () => {
+    expect(summarizeRules(many).explorer).toEqual({
+      kind: "mappings",
+      field_id: F,
+      group_id: G,
+      no_tenant: true,
+      type: "rate",
+    });
+  });
+
+  it("list a short warning whole, without an explorer link", () => {
+    const few = describeWarning(warning({}), lookups, rulesById);
+    expect(summarizeRules(few)).toEqual({ shown: few.rules, hidden: 0, explorer: null });
+  });
+
+  it("filter only by the warning's scope where the rules differ or are not loaded", () => {
+    const override = describeWarning(
+      warning({
+        code: "tenant-overrides-global",
+        group_id: null,
+        tenant_id: "acme",
+        rule_ids: [TENANT, GLOBAL],
+      }),
+      lookups,
+      rulesById,
+    );
+    // The tenant's rule and the global one it replaces: no tenant filter.
+    expect(explorerFiltersFor(override)).toEqual({
+      kind: "mappings",
+      service_id: S,
+      no_group: true,
+      type: "flat",
+    });
+    const mixed = describeWarning(
+      warning({ code: "flats-do-not-add", group_id: null, rule_ids: [GLOBAL, FIELD_FLAT] }),
+      lookups,
+      rulesById,
+    );
+    expect(explorerFiltersFor(mixed)).toEqual({
+      kind: "mappings",
+      no_group: true,
+      no_tenant: true,
+      type: "flat",
+    });
+    const unknown = describeWarning(warning({ rule_ids: [RATE, uuid(9999)] }), lookups, rulesById);
+    expect(explorerFiltersFor(unknown)).toEqual({ group_id: G });
   });
 });

@@ -1,5 +1,5 @@
 import type { TRuleSetWarning } from "@ratecard/validators";
-import { describeRule, type RuleLookups, type RuleRow } from "./rules";
+import { describeRule, type ExplorerSearch, type RuleLookups, type RuleRow } from "./rules";
 
 // The API's rule-set warnings (hashmap.warnings) in words for operators: what the trap is, where it
 // is, and which rules are involved, looked up by id so the console can name and link them.
@@ -194,4 +194,68 @@ export function nameRulesInText(text: string, rulesById: ReadonlyMap<string, Rul
       const row = rulesById.get(id);
       return row ? `“${ruleSummary(row)}”` : id;
     });
+}
+
+/** How many rules a warning names before it sums up the rest. */
+export const RULES_SHOWN = 5;
+
+export interface RulesSummary {
+  /** The first rules, named and linked. */
+  shown: WarningRule[];
+  /** How many more the warning involves. */
+  hidden: number;
+  /** The rules explorer's filters that include every rule of the warning; null when all are shown. */
+  explorer: ExplorerFilters | null;
+}
+
+export type ExplorerFilters = Pick<
+  ExplorerSearch,
+  "kind" | "service_id" | "field_id" | "group_id" | "no_group" | "tenant_id" | "no_tenant" | "type"
+>;
+
+/**
+ * A warning about 525 rules names the first few and links to the rest: listing them all made a
+ * page 11,736 px tall and took a keyboard user ~535 Tab presses to pass.
+ */
+export function summarizeRules(
+  warning: WarningDescription,
+  limit: number = RULES_SHOWN,
+): RulesSummary {
+  const { rules } = warning;
+  if (rules.length <= limit) return { shown: rules, hidden: 0, explorer: null };
+  return {
+    shown: rules.slice(0, limit),
+    hidden: rules.length - limit,
+    explorer: explorerFiltersFor(warning),
+  };
+}
+
+function shared<T>(values: readonly T[]): T | undefined {
+  const [first] = values;
+  return values.length > 0 && values.every((value) => value === first) ? first : undefined;
+}
+
+/**
+ * The narrowest explorer filters that still include every rule of the warning: what the rules
+ * share (kind, parent, type, tenant) and the warning's group. The explorer cannot filter by rule
+ * ids, so when the rules share less than the warning's scope the list holds a few more rules.
+ */
+export function explorerFiltersFor(warning: WarningDescription): ExplorerFilters {
+  const rows = warning.rules.flatMap((rule) => (rule.row ? [rule.row] : []));
+  // Rules the page did not load could be anything: only the warning's own scope holds for them.
+  const known = rows.length === warning.rules.length ? rows : [];
+  const kind = shared(known.map((row) => row.kind));
+  const fieldId = shared(known.map((row) => row.fieldId));
+  const serviceOnly = known.length > 0 && known.every((row) => row.fieldId === null);
+  const serviceId = serviceOnly ? shared(known.map((row) => row.serviceId)) : undefined;
+  const type = shared(known.map((row) => row.type));
+  // Mixed in a tenant override (the tenant's rule and the global one it replaces): no filter.
+  const tenant = shared(known.map((row) => row.tenant));
+  return {
+    ...(kind && { kind: kind === "mapping" ? "mappings" : "thresholds" }),
+    ...(fieldId ? { field_id: fieldId } : serviceId ? { service_id: serviceId } : {}),
+    ...(warning.group.id === null ? { no_group: true } : { group_id: warning.group.id }),
+    ...(tenant === "" ? { no_tenant: true } : tenant ? { tenant_id: tenant } : {}),
+    ...(type && { type }),
+  };
 }
