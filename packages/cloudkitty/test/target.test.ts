@@ -71,6 +71,8 @@ describe("targets", () => {
 
   it("keeps secrets out of errors and probe reports", async () => {
     const client = new CloudKittyClient(password, { timeoutMs: 2000 });
+    expect(inspect(client, { depth: 10 })).not.toContain(PASSWORD);
+    expect(JSON.stringify(client)).not.toContain(PASSWORD);
     const error = await client.readRuleSet().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CloudKittyUnreachableError);
     expect((error as Error).message).toContain("POST http://127.0.0.1:9/v3/auth/tokens");
