@@ -3,9 +3,9 @@ import { z } from "zod";
 import { DECIMAL_TEXT } from "./decimal.js";
 
 /*
- * CloudKitty 17's v1 answers, as read off the wire (keys as CloudKitty names them). Everything
- * read is validated: a proxy's HTML page or a later release's changed shape fails loudly here
- * instead of turning into wrong prices downstream. Unknown keys are dropped.
+ * CloudKitty's v1 answers, as read off the wire (keys as CloudKitty names them). Everything read
+ * is validated: a proxy's HTML page or a later release's changed shape fails loudly here instead
+ * of turning into wrong prices downstream. Unknown keys are dropped.
  */
 
 /** Cost or level: CloudKitty sends strings; a JSON number is accepted as its exact source text. */
@@ -21,6 +21,24 @@ const ZInteger = z
 const ZId = z.string().min(1);
 const ZRuleType = z.enum(["flat", "rate"]);
 
+/**
+ * CloudKitty 23 (2025.2) gives rules validity dates and an audit trail, and keeps deleted rules
+ * (lists leave them out). Absent before 23. Ended and future rules are listed like active ones, so
+ * whoever imports or compares a 23+ target must look at `start` and `end`. WSME writes the dates
+ * in ISO 8601 without a zone; they are kept as sent.
+ */
+const ZLifecycle = {
+  name: z.string().nullish(),
+  description: z.string().nullish(),
+  start: z.string().nullish(),
+  end: z.string().nullish(),
+  created_at: z.string().nullish(),
+  created_by: z.string().nullish(),
+  updated_by: z.string().nullish(),
+  deleted: z.string().nullish(),
+  deleted_by: z.string().nullish(),
+};
+
 export const ZService = z.object({ service_id: ZId, name: z.string() });
 export const ZField = z.object({ field_id: ZId, name: z.string(), service_id: ZId });
 export const ZGroup = z.object({ group_id: ZId, name: z.string() });
@@ -35,6 +53,7 @@ export const ZMapping = z.object({
   field_id: ZId.nullable(),
   group_id: ZId.nullable(),
   tenant_id: z.string().nullable(),
+  ...ZLifecycle,
 });
 
 export const ZThreshold = z.object({
@@ -46,9 +65,11 @@ export const ZThreshold = z.object({
   field_id: ZId.nullable(),
   group_id: ZId.nullable(),
   tenant_id: z.string().nullable(),
+  ...ZLifecycle,
 });
 
 export const ZScript = z.object({
+  ...ZLifecycle,
   script_id: ZId,
   name: z.string(),
   data: z.string(),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compareDecimals, decimalsEqual, isDecimalText, toPlainDecimal } from "../src/index.js";
 import { parseJsonExactly } from "../src/json.js";
-import { ZMapping, ZModule } from "../src/schemas.js";
+import { ZMapping, ZModule, ZScript } from "../src/schemas.js";
 
 describe("decimal text", () => {
   it("writes CloudKitty's renderings in plain notation, exactly", () => {
@@ -57,5 +57,19 @@ describe("reading CloudKitty's answers", () => {
         ' "service_id": "s", "field_id": null, "group_id": null, "tenant_id": null}',
     );
     expect(ZMapping.safeParse(body).success).toBe(false);
+  });
+
+  it("keeps CloudKitty 23's validity dates and audit fields where they are sent", () => {
+    const mapping = ZMapping.parse(
+      parseJsonExactly(
+        '{"mapping_id": "m", "value": "a", "type": "flat", "cost": "1", "service_id": null,' +
+          ' "field_id": "f", "group_id": null, "tenant_id": null, "created_at": "2026-01-01T10:10:10",' +
+          ' "start": "2026-02-01T00:00:00", "end": null, "name": "rule 1", "description": null,' +
+          ' "deleted": null, "created_by": "u1", "updated_by": null, "deleted_by": null}',
+      ),
+    );
+    expect(mapping).toMatchObject({ start: "2026-02-01T00:00:00", end: null, name: "rule 1" });
+    const script = ZScript.parse({ script_id: "s", name: "n", data: "", checksum: "c" });
+    expect(script).not.toHaveProperty("start");
   });
 });
