@@ -195,7 +195,8 @@ export class CloudKittyClient {
       });
       if (options.accept.includes(answer.status)) return answer;
       if (answer.status === 401 && auth && attempt === 0) {
-        // Revoked, or expired early (Keystone restarted with new keys): one fresh token.
+        // Revoked, or expired early (Keystone's keys rotated): one fresh token. The 401 comes from
+        // the token middleware before routing, so even a POST was not applied: safe to resend.
         this.#session!.invalidate(auth.token);
         continue;
       }
