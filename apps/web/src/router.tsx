@@ -10,6 +10,7 @@ import { Layout } from "./components/Layout";
 import { NotFoundPage } from "./components/NotFoundPage";
 import { RouteError } from "./components/QueryState";
 import { parsePreviewSearch } from "./lib/preview";
+import { ZRuleListSearch } from "./lib/rule-list";
 import { ZExplorerSearch } from "./lib/rules";
 import { parseSearch, stringifySearch } from "./lib/search";
 import { AccountsPage } from "./pages/AccountsPage";
@@ -30,8 +31,9 @@ import { ServicesPage } from "./pages/ServicesPage";
 
 const optionalText = z.string().optional().catch(undefined);
 const ZListSearch = z.object({ q: optionalText, sort: optionalText });
+// A record's page: its tab, and the state of the rule list on it (text, type, sort, open rule).
 const tabSearch = <const T extends readonly [string, ...string[]]>(tabs: T) =>
-  z.object({ tab: z.enum(tabs).optional().catch(undefined) });
+  ZRuleListSearch.extend({ tab: z.enum(tabs).optional().catch(undefined) });
 const ZNewRuleSearch = z.object({
   service_id: optionalText,
   field_id: optionalText,

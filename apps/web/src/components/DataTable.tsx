@@ -9,8 +9,20 @@ import {
   type SortingState,
 } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useRef, type ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { compareDecimals } from "../lib/decimal";
+import "./data-table.css";
+
+declare module "@tanstack/react-table" {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the names must match TanStack's
+  interface ColumnMeta<TData, TValue> {
+    /**
+     * The column's CSS width in a fixed-layout table ("120px", "18%"); columns without one share
+     * what is left. (TanStack gives every column a default `size`, so that cannot tell.)
+     */
+    width?: string;
+  }
+}
 
 /** Sorts a column of decimal strings by value (see compareDecimals). */
 export function decimalSorting<T>(left: Row<T>, right: Row<T>, columnId: string): number {
@@ -34,6 +46,19 @@ interface DataTableProps<T> {
   noMatch?: ReactNode;
   /** Renders only the visible rows: for lists of thousands. */
   virtualized?: boolean;
+  /**
+   * Columns keep the widths their definitions give (`size`, `meta.width`; the others share the
+   * rest) and cut long text, so widths never jump while rows scroll in. Below `minWidth` pixels
+   * the table scrolls sideways.
+   */
+  fixedLayout?: { minWidth: number };
+  /**
+   * Scrolls to this row and focuses its control marked `data-row-focus` (or the row itself), e.g.
+   * after it was saved; the row is highlighted while it stays the one named.
+   */
+  focusRowId?: string | undefined;
+  /** Called once the row named by `focusRowId` has been focused. */
+  onRowFocused?: () => void;
 }
 
 // A row with small action buttons; rows are measured once rendered.
@@ -51,6 +76,9 @@ export function DataTable<T>({
   empty,
   noMatch,
   virtualized = false,
+  fixedLayout,
+  focusRowId,
+  onRowFocused,
 }: DataTableProps<T>) {
   // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Table is used as documented
   const table = useReactTable({
@@ -77,6 +105,32 @@ export function DataTable<T>({
     enabled: virtualized,
   });
 
+  const focusIndex = focusRowId ? rows.findIndex((row) => row.id === focusRowId) : -1;
+  // Each requested row is focused once, when it first appears (a save refetches the list).
+  const focusedRef = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (focusIndex < 0 || !focusRowId || focusedRef.current === focusRowId) return;
+    focusedRef.current = focusRowId;
+    if (virtualized) virtualizer.scrollToIndex(focusIndex, { align: "auto" });
+    // Once scrolled into the window, the row is rendered on a following frame.
+    let attempts = 0;
+    let frame = 0;
+    const tryFocus = () => {
+      const element = scrollRef.current?.querySelector<HTMLElement>(
+        `[data-row-id="${CSS.escape(focusRowId)}"]`,
+      );
+      if (element) {
+        const target = element.querySelector<HTMLElement>("[data-row-focus]") ?? element;
+        target.focus({ preventScroll: virtualized });
+        onRowFocused?.();
+      } else if (attempts++ < 30) frame = requestAnimationFrame(tryFocus);
+    };
+    frame = requestAnimationFrame(tryFocus);
+    return () => cancelAnimationFrame(frame);
+    // The virtualizer is one stable instance.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [focusRowId, focusIndex]);
+
   if (data.length === 0) return <>{empty}</>;
   if (rows.length === 0) return <>{noMatch ?? empty}</>;
 
@@ -93,6 +147,8 @@ export function DataTable<T>({
     : rows.map((row, position) => ({ row, position }));
   const columnCount = table.getVisibleLeafColumns().length;
 
+  const leafColumns = table.getVisibleLeafColumns();
+
   return (
     <div
       ref={scrollRef}
@@ -100,10 +156,19 @@ export function DataTable<T>({
       {...(virtualized && { tabIndex: 0, role: "region", "aria-label": `${label}, scrollable` })}
     >
       <table
-        className="data-table"
+        className={fixedLayout ? "data-table fixed" : "data-table"}
         aria-label={label}
         aria-rowcount={virtualized ? rows.length + 1 : undefined}
+        style={fixedLayout ? { minWidth: fixedLayout.minWidth } : undefined}
       >
+        {fixedLayout && (
+          <colgroup>
+            {leafColumns.map((column) => {
+              const width = column.columnDef.meta?.width;
+              return <col key={column.id} style={width ? { width } : undefined} />;
+            })}
+          </colgroup>
+        )}
         <thead>
           {table.getHeaderGroups().map((headerGroup) => (
             <tr key={headerGroup.id}>
@@ -119,7 +184,7 @@ export function DataTable<T>({
                       sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined
                     }
                     style={
-                      header.column.columnDef.size
+                      !fixedLayout && header.column.columnDef.size
                         ? { width: header.column.columnDef.size }
                         : undefined
                     }
@@ -153,6 +218,9 @@ export function DataTable<T>({
           {visibleRows.map(({ row, position }) => (
             <tr
               key={row.id}
+              data-row-id={row.id}
+              tabIndex={row.id === focusRowId ? -1 : undefined}
+              className={row.id === focusRowId ? "just-saved" : undefined}
               {...(virtualized && {
                 ref: virtualizer.measureElement,
                 "data-index": position,

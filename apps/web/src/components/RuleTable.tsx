@@ -1,12 +1,71 @@
 import { Link } from "@tanstack/react-router";
-import { createColumnHelper, type SortingState } from "@tanstack/react-table";
-import { useMemo, useState, type ReactNode } from "react";
-import { describeRule, type RuleKind, type RuleRow } from "../lib/rules";
-import { DataTable, decimalSorting } from "./DataTable";
+import { createColumnHelper } from "@tanstack/react-table";
+import type { ReactNode } from "react";
+import { formatRulePanel, type RulePanelTarget } from "../lib/rule-list";
+import type { RuleParent } from "../lib/rule-form";
+import { describeRule, type RuleRow } from "../lib/rules";
+import { decimalSorting } from "./DataTable";
 import { useCan } from "../session/permissions";
-import { DeleteRuleDialog } from "./DeleteDialogs";
 
 const column = createColumnHelper<RuleRow>();
+
+/** What a new rule opened from a list is attached to, preselected in the form. */
+export interface NewRuleContext {
+  parent?: RuleParent | undefined;
+  groupId?: string | undefined;
+}
+
+/**
+ * A link that opens a rule in the side panel over the current list. The address bar shows the
+ * rule's own page (/hashmap/mappings/<id>), which is what a copied link or a new tab opens (a
+ * reload keeps the panel over the list); the list stays mounted under the panel with its scroll,
+ * filters and sort.
+ */
+export function RulePanelLink({
+  target,
+  context = {},
+  className,
+  children,
+  ...aria
+}: {
+  target: RulePanelTarget;
+  context?: NewRuleContext;
+  className?: string;
+  children: ReactNode;
+  "aria-label"?: string;
+  "data-row-focus"?: boolean;
+}) {
+  const path = target.kind === "mapping" ? "/hashmap/mappings" : "/hashmap/thresholds";
+  const parent = context.parent;
+  const mask = target.ruleId
+    ? { to: `${path}/$ruleId` as const, params: { ruleId: target.ruleId } }
+    : {
+        to: `${path}/new` as const,
+        search: {
+          ...parent,
+          ...(context.groupId && { group_id: context.groupId }),
+        },
+      };
+  return (
+    <Link
+      to="."
+      search={
+        ((previous: Record<string, unknown>) => ({
+          ...previous,
+          rule: formatRulePanel(target),
+        })) as never
+      }
+      mask={mask as never}
+      // The panel replaces the list's history entry: one Back leaves the list, panel or not.
+      replace
+      resetScroll={false}
+      className={className}
+      {...aria}
+    >
+      {children}
+    </Link>
+  );
+}
 
 /** Edit and Delete for users who may change rules; View for the others (the form is read-only). */
 function RuleActions({ row, onDelete }: { row: RuleRow; onDelete?: (row: RuleRow) => void }) {
@@ -15,14 +74,14 @@ function RuleActions({ row, onDelete }: { row: RuleRow; onDelete?: (row: RuleRow
   const verb = writeRules ? "Edit" : "View";
   return (
     <span className="row-actions">
-      <Link
-        to={row.kind === "mapping" ? "/hashmap/mappings/$ruleId" : "/hashmap/thresholds/$ruleId"}
-        params={{ ruleId: row.id }}
+      <RulePanelLink
+        target={{ kind: row.kind, ruleId: row.id }}
         className="button small"
         aria-label={`${verb} ${label}`}
+        data-row-focus
       >
         {verb}
-      </Link>
+      </RulePanelLink>
       {onDelete && writeRules && (
         <button
           type="button"
@@ -33,6 +92,15 @@ function RuleActions({ row, onDelete }: { row: RuleRow; onDelete?: (row: RuleRow
           Delete
         </button>
       )}
+    </span>
+  );
+}
+
+/** The full text of a cell cut to its column's width. */
+function Cut({ text, className }: { text: string; className?: string }) {
+  return (
+    <span className={className} title={text}>
+      {text}
     </span>
   );
 }
@@ -52,12 +120,13 @@ export function ruleColumns({
   showGroup?: boolean;
   onDelete?: (row: RuleRow) => void;
 }) {
+  // Fixed widths for short values; the columns of names share what is left.
   return [
     ...(showKind
       ? [
           column.accessor("kind", {
             header: "Kind",
-            size: 110,
+            meta: { width: "100px" },
             cell: (info) => <span className="tag">{info.getValue()}</span>,
           }),
         ]
@@ -68,16 +137,21 @@ export function ruleColumns({
             header: "Attached to",
             cell: (info) => {
               const row = info.row.original;
+              const text = info.getValue();
               return row.fieldId ? (
-                <Link to="/hashmap/fields/$fieldId" params={{ fieldId: row.fieldId }}>
-                  {info.getValue()}
+                <Link to="/hashmap/fields/$fieldId" params={{ fieldId: row.fieldId }} title={text}>
+                  {text}
                 </Link>
               ) : row.serviceId ? (
-                <Link to="/hashmap/services/$serviceId" params={{ serviceId: row.serviceId }}>
-                  {info.getValue()}
+                <Link
+                  to="/hashmap/services/$serviceId"
+                  params={{ serviceId: row.serviceId }}
+                  title={text}
+                >
+                  {text}
                 </Link>
               ) : (
-                info.getValue()
+                <Cut text={text} />
               );
             },
           }),
@@ -88,19 +162,20 @@ export function ruleColumns({
           column.accessor("match", {
             header: matchHeader,
             ...(matchHeader === "Level" && { sortingFn: decimalSorting }),
-            cell: (info) => <span className="mono">{info.getValue() || "—"}</span>,
+            cell: (info) => <Cut className="mono" text={info.getValue() || "—"} />,
           }),
         ]
       : []),
     column.accessor("type", {
       header: "Type",
-      size: 90,
+      meta: { width: "76px" },
       cell: (info) => <span className={`tag ${info.getValue()}`}>{info.getValue()}</span>,
     }),
     column.accessor("cost", {
       header: "Cost",
+      meta: { width: "130px" },
       sortingFn: decimalSorting,
-      cell: (info) => <span className="mono">{info.getValue()}</span>,
+      cell: (info) => <Cut className="mono" text={info.getValue()} />,
     }),
     ...(showGroup
       ? [
@@ -109,7 +184,7 @@ export function ruleColumns({
             cell: (info) => {
               const groupId = info.row.original.groupId;
               return groupId ? (
-                <Link to="/hashmap/groups/$groupId" params={{ groupId }}>
+                <Link to="/hashmap/groups/$groupId" params={{ groupId }} title={info.getValue()}>
                   {info.getValue()}
                 </Link>
               ) : (
@@ -121,9 +196,10 @@ export function ruleColumns({
       : []),
     column.accessor("tenant", {
       header: "Tenant",
+      meta: { width: "120px" },
       cell: (info) =>
         info.getValue() ? (
-          <span className="mono">{info.getValue()}</span>
+          <Cut className="mono" text={info.getValue()} />
         ) : (
           <span className="muted">All tenants</span>
         ),
@@ -131,62 +207,8 @@ export function ruleColumns({
     column.display({
       id: "actions",
       header: () => <span className="visually-hidden">Actions</span>,
-      size: 150,
+      meta: { width: "146px" },
       cell: (info) => <RuleActions row={info.row.original} {...(onDelete && { onDelete })} />,
     }),
   ];
-}
-
-/** The mappings or thresholds of one service, field or group, with edit and delete. */
-export function RuleTable({
-  label,
-  kind,
-  rows,
-  matchHeader,
-  showAttachedTo = false,
-  showGroup = true,
-  empty,
-}: {
-  label: string;
-  kind: RuleKind;
-  rows: RuleRow[];
-  matchHeader?: string;
-  showAttachedTo?: boolean;
-  showGroup?: boolean;
-  empty: ReactNode;
-}) {
-  const [sorting, setSorting] = useState<SortingState>([]);
-  const [deleting, setDeleting] = useState<RuleRow | null>(null);
-  const columns = useMemo(
-    () =>
-      ruleColumns({
-        ...(matchHeader && { matchHeader }),
-        showAttachedTo,
-        showGroup,
-        onDelete: setDeleting,
-      }),
-    [matchHeader, showAttachedTo, showGroup],
-  );
-  return (
-    <>
-      <DataTable
-        label={label}
-        columns={columns}
-        data={rows.filter((row) => row.kind === kind)}
-        getRowId={(row) => row.id}
-        sorting={sorting}
-        onSortingChange={setSorting}
-        empty={empty}
-      />
-      {deleting && (
-        <DeleteRuleDialog
-          kind={deleting.kind}
-          ruleId={deleting.id}
-          description={describeRule(deleting)}
-          onClose={() => setDeleting(null)}
-          onDeleted={() => setDeleting(null)}
-        />
-      )}
-    </>
-  );
 }

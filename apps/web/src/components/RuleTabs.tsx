@@ -1,11 +1,11 @@
-import { Link } from "@tanstack/react-router";
 import { Tabs } from "radix-ui";
 import type { ReactNode } from "react";
 import type { RuleKind, RuleRow } from "../lib/rules";
 import { Allowed } from "../session/permissions";
 import { EmptyState } from "./EmptyState";
-import { QueryState, type QueryLike } from "./QueryState";
-import { RuleTable } from "./RuleTable";
+import { ErrorPanel, type QueryLike } from "./QueryState";
+import { RuleList } from "./RuleList";
+import { RulePanelLink, type NewRuleContext } from "./RuleTable";
 
 /** A tab naming a list, with the list's length ("…" while it loads). */
 export function CountedTab({
@@ -24,42 +24,35 @@ export function CountedTab({
   );
 }
 
-/** What a new rule is attached to: its service, field or group. */
-export interface NewRuleSearch {
-  service_id?: string;
-  field_id?: string;
-  group_id?: string;
-}
-
 function AddRuleLink({
   kind,
-  search,
+  context,
   label,
 }: {
   kind: RuleKind;
-  search: NewRuleSearch;
+  context: NewRuleContext;
   label: string;
 }) {
-  const to = kind === "mapping" ? "/hashmap/mappings/new" : "/hashmap/thresholds/new";
   return (
     <Allowed to="writeRules">
-      <Link to={to} search={search} className="button primary">
+      <RulePanelLink target={{ kind }} context={context} className="button primary">
         {label}
-      </Link>
+      </RulePanelLink>
     </Allowed>
   );
 }
 
 /**
  * The "mappings" or "thresholds" tab of a service, field or group: what they do, a link to add
- * one attached to the record, optional help, and the table with its "nothing yet" state.
+ * one attached to the record (in the side panel), optional help, and the searchable list with its
+ * "nothing yet" state.
  */
 export function RulesTabPanel({
   kind,
   query,
   rows,
   intro,
-  newRuleSearch,
+  newRule,
   addLabel,
   addFirstLabel,
   help,
@@ -71,11 +64,11 @@ export function RulesTabPanel({
   emptyText,
 }: {
   kind: RuleKind;
-  /** The rules of this kind; the table waits for it. */
+  /** The rules of this kind; the list waits for it. */
   query: QueryLike<unknown>;
   rows: RuleRow[];
   intro: ReactNode;
-  newRuleSearch: NewRuleSearch;
+  newRule: NewRuleContext;
   addLabel: string;
   addFirstLabel: string;
   help?: ReactNode;
@@ -90,29 +83,33 @@ export function RulesTabPanel({
     <Tabs.Content value={kind === "mapping" ? "mappings" : "thresholds"} className="panel">
       <div className="toolbar">
         <p className="muted">{intro}</p>
-        <AddRuleLink kind={kind} search={newRuleSearch} label={addLabel} />
+        <AddRuleLink kind={kind} context={newRule} label={addLabel} />
       </div>
       {help && <div className="help-row">{help}</div>}
-      <QueryState query={query}>
-        {() => (
-          <RuleTable
-            label={tableLabel}
-            kind={kind}
-            rows={rows}
-            matchHeader={matchHeader}
-            showAttachedTo={showAttachedTo}
-            showGroup={showGroup}
-            empty={
-              <EmptyState
-                title={emptyTitle}
-                action={<AddRuleLink kind={kind} search={newRuleSearch} label={addFirstLabel} />}
-              >
-                {emptyText}
-              </EmptyState>
-            }
-          />
-        )}
-      </QueryState>
+      <RuleList
+        label={tableLabel}
+        noun={kind}
+        kind={kind}
+        rows={rows}
+        matchHeader={matchHeader}
+        showAttachedTo={showAttachedTo}
+        showGroup={showGroup}
+        newRule={newRule}
+        loading={query.isPending}
+        error={
+          query.isError ? (
+            <ErrorPanel error={query.error} onRetry={() => void query.refetch()} />
+          ) : undefined
+        }
+        empty={
+          <EmptyState
+            title={emptyTitle}
+            action={<AddRuleLink kind={kind} context={newRule} label={addFirstLabel} />}
+          >
+            {emptyText}
+          </EmptyState>
+        }
+      />
     </Tabs.Content>
   );
 }

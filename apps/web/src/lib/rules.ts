@@ -50,6 +50,8 @@ export const ZExplorerSearch = z.object({
   type: z.enum(["flat", "rate"]).optional().catch(undefined),
   q: ZOptionalText,
   sort: ZOptionalText,
+  /** The rule open in the side panel (see parseRulePanel); not a filter. */
+  rule: ZOptionalText,
 });
 export type ExplorerSearch = z.output<typeof ZExplorerSearch>;
 

@@ -64,7 +64,7 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
       }),
     [field, service, mappings.data, thresholds.data, groups.data],
   );
-  const newRuleSearch = { field_id: field.field_id };
+  const newRule = { parent: { field_id: field.field_id } };
   // The service's warnings that involve one of this field's rules.
   const warnings = useQuery(trpc.hashmap.warnings.queryOptions({ service_id: service.service_id }));
   const { lookups } = useLookups();
@@ -118,7 +118,11 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
           void navigate({
             to: "/hashmap/fields/$fieldId",
             params: { fieldId: field.field_id },
-            search: { tab: next === "thresholds" ? "thresholds" : undefined },
+            search: (previous) => ({
+              ...previous,
+              tab: next === "thresholds" ? "thresholds" : undefined,
+              rule: undefined,
+            }),
             replace: true,
           })
         }
@@ -146,7 +150,7 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
               Each mapping prices the usages whose <code>{field.name}</code> is exactly its value.
             </>
           }
-          newRuleSearch={newRuleSearch}
+          newRule={newRule}
           addLabel="Add field mapping"
           addFirstLabel="Add the first field mapping"
           help={
@@ -177,7 +181,7 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
               metadata.
             </>
           }
-          newRuleSearch={newRuleSearch}
+          newRule={newRule}
           addLabel="Add field threshold"
           addFirstLabel="Add the first field threshold"
           help={<ThresholdHelp />}

@@ -45,6 +45,7 @@ function GroupDetails({ group }: { group: TGroup }) {
     [mappings.data, thresholds.data, lookups],
   );
   const explorerSearch = { group_id: group.group_id };
+  const newRule = { groupId: group.group_id };
 
   return (
     <section>
@@ -69,7 +70,11 @@ function GroupDetails({ group }: { group: TGroup }) {
           void navigate({
             to: "/hashmap/groups/$groupId",
             params: { groupId: group.group_id },
-            search: { tab: next === "thresholds" ? "thresholds" : undefined },
+            search: (previous) => ({
+              ...previous,
+              tab: next === "thresholds" ? "thresholds" : undefined,
+              rule: undefined,
+            }),
             replace: true,
           })
         }
@@ -88,7 +93,7 @@ function GroupDetails({ group }: { group: TGroup }) {
           query={mappings}
           rows={rows}
           intro={`Mappings of any service or field that belong to ${group.name}.`}
-          newRuleSearch={explorerSearch}
+          newRule={newRule}
           addLabel="Add mapping to group"
           addFirstLabel="Add the first mapping"
           tableLabel={`Mappings in group ${group.name}`}
@@ -103,7 +108,7 @@ function GroupDetails({ group }: { group: TGroup }) {
           query={thresholds}
           rows={rows}
           intro={`Thresholds of any service or field that belong to ${group.name}.`}
-          newRuleSearch={explorerSearch}
+          newRule={newRule}
           addLabel="Add threshold to group"
           addFirstLabel="Add the first threshold"
           tableLabel={`Thresholds in group ${group.name}`}

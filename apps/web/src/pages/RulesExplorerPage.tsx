@@ -2,25 +2,13 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { useId, useMemo, useState, type ReactNode } from "react";
 import { FlatRateHelp, GroupHelp, TenantHelp, ThresholdHelp } from "../components/Concepts";
-import { DataTable } from "../components/DataTable";
 import { DebouncedInput } from "../components/DebouncedInput";
-import { DeleteRuleDialog } from "../components/DeleteDialogs";
 import { EmptyState, NoMatch } from "../components/EmptyState";
-import { ErrorPanel, LoadingRows } from "../components/QueryState";
-import { ruleColumns } from "../components/RuleTable";
+import { ErrorPanel } from "../components/QueryState";
+import { RuleList } from "../components/RuleList";
+import { RulePanelLink, type NewRuleContext } from "../components/RuleTable";
 import { useLookups } from "../hooks";
-import { countOf } from "../lib/impact";
-import {
-  buildRuleRows,
-  describeRule,
-  formatSort,
-  hasActiveFilter,
-  parseSort,
-  ruleMatchesText,
-  toApiFilters,
-  type ExplorerSearch,
-  type RuleRow,
-} from "../lib/rules";
+import { buildRuleRows, hasActiveFilter, toApiFilters, type ExplorerSearch } from "../lib/rules";
 import { Allowed } from "../session/permissions";
 import { useTRPC } from "../trpc";
 
@@ -42,7 +30,6 @@ export function RulesExplorerPage() {
     enabled: search.kind !== "mappings",
     placeholderData: keepPreviousData,
   });
-  const [deleting, setDeleting] = useState<RuleRow | null>(null);
   // Remounts the text inputs when the filters are cleared from outside them.
   const [resetCount, setResetCount] = useState(0);
 
@@ -62,23 +49,15 @@ export function RulesExplorerPage() {
       ),
     [mappings.data, thresholds.data, lookups, search.kind],
   );
-  const rows = useMemo(
-    () =>
-      allRows.filter(
-        (row) => (!search.type || row.type === search.type) && ruleMatchesText(row, search.q ?? ""),
-      ),
-    [allRows, search.type, search.q],
-  );
-  const columns = useMemo(
-    () =>
-      ruleColumns({
-        matchHeader: "Value / level",
-        showKind: true,
-        showAttachedTo: true,
-        onDelete: setDeleting,
-      }),
-    [],
-  );
+  // A rule created from a filtered view starts attached to what the filters name.
+  const newRule: NewRuleContext = {
+    ...(search.field_id
+      ? { parent: { field_id: search.field_id } }
+      : search.service_id
+        ? { parent: { service_id: search.service_id } }
+        : {}),
+    ...(search.group_id && !search.no_group && { groupId: search.group_id }),
+  };
 
   const loadError = mappings.error ?? thresholds.error ?? lookupError;
   const loading =
@@ -101,12 +80,16 @@ export function RulesExplorerPage() {
         </div>
         <Allowed to="writeRules">
           <div className="header-actions">
-            <Link to="/hashmap/mappings/new" className="button primary">
+            <RulePanelLink
+              target={{ kind: "mapping" }}
+              context={newRule}
+              className="button primary"
+            >
               New mapping
-            </Link>
-            <Link to="/hashmap/thresholds/new" className="button">
+            </RulePanelLink>
+            <RulePanelLink target={{ kind: "threshold" }} context={newRule} className="button">
               New threshold
-            </Link>
+            </RulePanelLink>
           </div>
         </Allowed>
       </header>
@@ -117,196 +100,181 @@ export function RulesExplorerPage() {
         <ThresholdHelp />
       </div>
       <div className="panel">
-        <form
-          className="filters"
-          role="search"
-          aria-label="Filter rules"
-          onSubmit={(event) => event.preventDefault()}
-        >
-          <FilterField label="Kind">
-            {(id) => (
-              <select
-                id={id}
-                className="input"
-                value={search.kind ?? ""}
-                onChange={(event) =>
-                  update({ kind: (event.target.value || undefined) as ExplorerSearch["kind"] })
-                }
-              >
-                <option value="">Mappings and thresholds</option>
-                <option value="mappings">Mappings</option>
-                <option value="thresholds">Thresholds</option>
-              </select>
-            )}
-          </FilterField>
-          <FilterField label="Attached to">
-            {(id) => (
-              <select
-                id={id}
-                className="input"
-                value={parentValue}
-                onChange={(event) => {
-                  const [kind, id] = event.target.value.split(":");
-                  update({
-                    service_id: kind === "service" ? id : undefined,
-                    field_id: kind === "field" ? id : undefined,
-                  });
-                }}
-              >
-                <option value="">Any service or field</option>
-                {lookups.services.map((service) => (
-                  <optgroup key={service.service_id} label={service.name}>
-                    <option value={`service:${service.service_id}`}>
-                      {service.name} (service rules)
-                    </option>
-                    {lookups.fields
-                      .filter((field) => field.service_id === service.service_id)
-                      .map((field) => (
-                        <option key={field.field_id} value={`field:${field.field_id}`}>
-                          {service.name} › {field.name}
+        <RuleList
+          label="Rules"
+          rows={allRows}
+          matchHeader="Value / level"
+          showKind
+          showAttachedTo
+          newRule={newRule}
+          filters={
+            <form
+              className="filters"
+              role="search"
+              aria-label="Filter rules"
+              onSubmit={(event) => event.preventDefault()}
+            >
+              <FilterField label="Kind">
+                {(id) => (
+                  <select
+                    id={id}
+                    className="input"
+                    value={search.kind ?? ""}
+                    onChange={(event) =>
+                      update({ kind: (event.target.value || undefined) as ExplorerSearch["kind"] })
+                    }
+                  >
+                    <option value="">Mappings and thresholds</option>
+                    <option value="mappings">Mappings</option>
+                    <option value="thresholds">Thresholds</option>
+                  </select>
+                )}
+              </FilterField>
+              <FilterField label="Attached to">
+                {(id) => (
+                  <select
+                    id={id}
+                    className="input"
+                    value={parentValue}
+                    onChange={(event) => {
+                      const [kind, id] = event.target.value.split(":");
+                      update({
+                        service_id: kind === "service" ? id : undefined,
+                        field_id: kind === "field" ? id : undefined,
+                      });
+                    }}
+                  >
+                    <option value="">Any service or field</option>
+                    {lookups.services.map((service) => (
+                      <optgroup key={service.service_id} label={service.name}>
+                        <option value={`service:${service.service_id}`}>
+                          {service.name} (service rules)
                         </option>
-                      ))}
-                  </optgroup>
-                ))}
-              </select>
-            )}
-          </FilterField>
-          <FilterField label="Group">
-            {(id) => (
-              <select
-                id={id}
-                className="input"
-                value={groupValue}
-                onChange={(event) => {
-                  const value = event.target.value;
-                  update({
-                    no_group: value === "none" || undefined,
-                    group_id: value && value !== "none" ? value : undefined,
-                  });
+                        {lookups.fields
+                          .filter((field) => field.service_id === service.service_id)
+                          .map((field) => (
+                            <option key={field.field_id} value={`field:${field.field_id}`}>
+                              {service.name} › {field.name}
+                            </option>
+                          ))}
+                      </optgroup>
+                    ))}
+                  </select>
+                )}
+              </FilterField>
+              <FilterField label="Group">
+                {(id) => (
+                  <select
+                    id={id}
+                    className="input"
+                    value={groupValue}
+                    onChange={(event) => {
+                      const value = event.target.value;
+                      update({
+                        no_group: value === "none" || undefined,
+                        group_id: value && value !== "none" ? value : undefined,
+                      });
+                    }}
+                  >
+                    <option value="">Any group</option>
+                    <option value="none">No group (default group)</option>
+                    {lookups.groups.map((group) => (
+                      <option key={group.group_id} value={group.group_id}>
+                        {group.name}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </FilterField>
+              <FilterField label="Tenant">
+                {(id) => (
+                  <DebouncedInput
+                    id={id}
+                    key={`tenant-${resetCount}`}
+                    className="input"
+                    value={search.tenant_id ?? ""}
+                    disabled={search.no_tenant}
+                    placeholder="Project id"
+                    onCommit={(tenant) => update({ tenant_id: tenant.trim() || undefined })}
+                  />
+                )}
+              </FilterField>
+              <label className="filter-check">
+                <input
+                  type="checkbox"
+                  checked={search.no_tenant ?? false}
+                  onChange={(event) => update({ no_tenant: event.target.checked || undefined })}
+                />
+                <span>Only rules for all tenants</span>
+              </label>
+              <FilterField label="Type">
+                {(id) => (
+                  <select
+                    id={id}
+                    className="input"
+                    value={search.type ?? ""}
+                    onChange={(event) =>
+                      update({ type: (event.target.value || undefined) as ExplorerSearch["type"] })
+                    }
+                  >
+                    <option value="">Flat and rate</option>
+                    <option value="flat">Flat</option>
+                    <option value="rate">Rate</option>
+                  </select>
+                )}
+              </FilterField>
+              <FilterField label="Search" grow>
+                {(id) => (
+                  <DebouncedInput
+                    id={id}
+                    key={`q-${resetCount}`}
+                    type="search"
+                    className="input"
+                    value={search.q ?? ""}
+                    placeholder="Value, service, field, group, tenant, cost…"
+                    onCommit={(q) => update({ q: q || undefined })}
+                  />
+                )}
+              </FilterField>
+              {filtered && (
+                <button type="button" className="button" onClick={() => void clearFilters()}>
+                  Clear filters
+                </button>
+              )}
+            </form>
+          }
+          loading={loading}
+          error={
+            loadError ? (
+              <ErrorPanel
+                error={loadError}
+                onRetry={() => {
+                  void mappings.refetch();
+                  void thresholds.refetch();
+                  refetchLookups();
                 }}
-              >
-                <option value="">Any group</option>
-                <option value="none">No group (default group)</option>
-                {lookups.groups.map((group) => (
-                  <option key={group.group_id} value={group.group_id}>
-                    {group.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </FilterField>
-          <FilterField label="Tenant">
-            {(id) => (
-              <DebouncedInput
-                id={id}
-                key={`tenant-${resetCount}`}
-                className="input"
-                value={search.tenant_id ?? ""}
-                disabled={search.no_tenant}
-                placeholder="Project id"
-                onCommit={(tenant) => update({ tenant_id: tenant.trim() || undefined })}
               />
-            )}
-          </FilterField>
-          <label className="filter-check">
-            <input
-              type="checkbox"
-              checked={search.no_tenant ?? false}
-              onChange={(event) => update({ no_tenant: event.target.checked || undefined })}
-            />
-            <span>Only rules for all tenants</span>
-          </label>
-          <FilterField label="Type">
-            {(id) => (
-              <select
-                id={id}
-                className="input"
-                value={search.type ?? ""}
-                onChange={(event) =>
-                  update({ type: (event.target.value || undefined) as ExplorerSearch["type"] })
+            ) : undefined
+          }
+          empty={
+            filtered ? (
+              <NoMatch what="rules" onClear={() => void clearFilters()} />
+            ) : (
+              <EmptyState
+                title="No rules yet"
+                action={
+                  <Link to="/hashmap/services" className="button primary">
+                    Go to services to add the first rule
+                  </Link>
                 }
               >
-                <option value="">Flat and rate</option>
-                <option value="flat">Flat</option>
-                <option value="rate">Rate</option>
-              </select>
-            )}
-          </FilterField>
-          <FilterField label="Search" grow>
-            {(id) => (
-              <DebouncedInput
-                id={id}
-                key={`q-${resetCount}`}
-                type="search"
-                className="input"
-                value={search.q ?? ""}
-                placeholder="Value, service, field, group, tenant, cost…"
-                onCommit={(q) => update({ q: q || undefined })}
-              />
-            )}
-          </FilterField>
-          {filtered && (
-            <button type="button" className="button" onClick={() => void clearFilters()}>
-              Clear filters
-            </button>
-          )}
-        </form>
-        <p className="result-count" role="status" aria-live="polite">
-          {loading
-            ? "Loading rules…"
-            : rows.length === allRows.length
-              ? countOf(rows.length, "rule")
-              : `${countOf(rows.length, "rule")} of ${allRows.length.toLocaleString("en-US")} shown`}
-        </p>
-        {loadError ? (
-          <ErrorPanel
-            error={loadError}
-            onRetry={() => {
-              void mappings.refetch();
-              void thresholds.refetch();
-              refetchLookups();
-            }}
-          />
-        ) : loading ? (
-          <LoadingRows label="Loading rules…" rows={8} />
-        ) : (
-          <DataTable
-            label="Rules"
-            virtualized
-            columns={columns}
-            data={rows}
-            getRowId={(row) => `${row.kind}-${row.id}`}
-            sorting={parseSort(search.sort)}
-            onSortingChange={(sorting) => update({ sort: formatSort(sorting) })}
-            empty={
-              filtered ? (
-                <NoMatch what="rules" onClear={() => void clearFilters()} />
-              ) : (
-                <EmptyState
-                  title="No rules yet"
-                  action={
-                    <Link to="/hashmap/services" className="button primary">
-                      Go to services to add the first rule
-                    </Link>
-                  }
-                >
-                  Rules are the mappings and thresholds of services and fields. Create a service
-                  first, then its mappings.
-                </EmptyState>
-              )
-            }
-          />
-        )}
-      </div>
-      {deleting && (
-        <DeleteRuleDialog
-          kind={deleting.kind}
-          ruleId={deleting.id}
-          description={describeRule(deleting)}
-          onClose={() => setDeleting(null)}
-          onDeleted={() => setDeleting(null)}
+                Rules are the mappings and thresholds of services and fields. Create a service
+                first, then its mappings.
+              </EmptyState>
+            )
+          }
         />
-      )}
+      </div>
     </section>
   );
 }

@@ -97,13 +97,17 @@ function ServiceDetails({ service }: { service: TService }) {
     [],
   );
 
-  const newRuleSearch = { service_id: service.service_id };
+  const newRule = { parent: { service_id: service.service_id } };
 
   const setTab = (next: string) =>
     void navigate({
       to: "/hashmap/services/$serviceId",
       params: { serviceId: service.service_id },
-      search: { tab: next === "fields" ? undefined : (next as "mappings" | "thresholds") },
+      search: (previous) => ({
+        ...previous,
+        tab: next === "fields" ? undefined : (next as "mappings" | "thresholds"),
+        rule: undefined,
+      }),
       replace: true,
     });
 
@@ -200,7 +204,7 @@ function ServiceDetails({ service }: { service: TService }) {
           query={mappings}
           rows={rows}
           intro={`Service mappings apply to every usage of ${service.name}, whatever its metadata.`}
-          newRuleSearch={newRuleSearch}
+          newRule={newRule}
           addLabel="Add service mapping"
           addFirstLabel="Add the first service mapping"
           help={
@@ -220,7 +224,7 @@ function ServiceDetails({ service }: { service: TService }) {
           query={thresholds}
           rows={rows}
           intro="Service thresholds compare the quantity used, for example volume discounts above 100 GiB."
-          newRuleSearch={newRuleSearch}
+          newRule={newRule}
           addLabel="Add service threshold"
           addFirstLabel="Add the first service threshold"
           help={<ThresholdHelp />}

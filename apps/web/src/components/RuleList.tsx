@@ -1,0 +1,194 @@
+import { useNavigate, useSearch } from "@tanstack/react-router";
+import { useId, useMemo, useState, type ReactNode } from "react";
+import { countText, filterRuleRows, type RuleListSearch } from "../lib/rule-list";
+import { describeRule, formatSort, parseSort, type RuleKind, type RuleRow } from "../lib/rules";
+import { DataTable } from "./DataTable";
+import { DebouncedInput } from "./DebouncedInput";
+import { DeleteRuleDialog } from "./DeleteDialogs";
+import { NoMatch } from "./EmptyState";
+import { LoadingRows } from "./QueryState";
+import { RulePanel } from "./RulePanel";
+import { ruleColumns, type NewRuleContext } from "./RuleTable";
+
+/** A row's id in every rule list: mappings and thresholds have separate id spaces. */
+export const ruleRowId = (row: { kind: RuleKind; id: string }) => `${row.kind}-${row.id}`;
+
+/** Below this width the list scrolls sideways instead of squeezing its columns. */
+const MIN_TABLE_WIDTH = 860;
+
+/**
+ * Every list of rules in the console (a service's, a field's, a group's, the explorer): only the
+ * visible rows are rendered, text, type and sort live in the query string, Edit and New open the
+ * side panel over the list, and a saved rule is scrolled to and focused.
+ */
+export function RuleList({
+  label,
+  noun = "rule",
+  rows,
+  kind,
+  matchHeader,
+  showKind = false,
+  showAttachedTo = false,
+  showGroup = true,
+  newRule,
+  filters,
+  loading = false,
+  error,
+  empty,
+}: {
+  /** The table's accessible name. */
+  label: string;
+  /** What the count counts: "mapping", "threshold", "rule". */
+  noun?: string;
+  rows: readonly RuleRow[];
+  /** Only the rules of this kind (the explorer shows both). */
+  kind?: RuleKind | undefined;
+  matchHeader?: string | undefined;
+  showKind?: boolean;
+  showAttachedTo?: boolean;
+  showGroup?: boolean;
+  /** What a new rule opened from this list is attached to. */
+  newRule: NewRuleContext;
+  /** Filter controls replacing the default search and type (the explorer's). */
+  filters?: ReactNode;
+  loading?: boolean;
+  /** A load failure, shown instead of the table. */
+  error?: ReactNode;
+  /** Shown when there is nothing at all (no filter hides anything). */
+  empty: ReactNode;
+}) {
+  const search: RuleListSearch & Record<string, unknown> = useSearch({ strict: false });
+  const navigate = useNavigate();
+  const [deleting, setDeleting] = useState<RuleRow | null>(null);
+  const [focusRowId, setFocusRowId] = useState<string | undefined>();
+  // Remounts the text input when the filters are cleared from outside it.
+  const [resetCount, setResetCount] = useState(0);
+
+  const update = (patch: Partial<RuleListSearch>) =>
+    void navigate({
+      to: ".",
+      search: ((previous: Record<string, unknown>) => ({ ...previous, ...patch })) as never,
+      replace: true,
+      resetScroll: false,
+    });
+
+  const ofKind = useMemo(() => filterRuleRows(rows, { kind }), [rows, kind]);
+  const shown = useMemo(
+    () => filterRuleRows(ofKind, { type: search.type, q: search.q }),
+    [ofKind, search.type, search.q],
+  );
+  const columns = useMemo(
+    () =>
+      ruleColumns({
+        ...(matchHeader && { matchHeader }),
+        showKind,
+        showAttachedTo,
+        showGroup,
+        onDelete: setDeleting,
+      }),
+    [matchHeader, showKind, showAttachedTo, showGroup],
+  );
+  const filtered = Boolean(search.q || search.type);
+  const clear = () => {
+    update({ q: undefined, type: undefined });
+    setResetCount((count) => count + 1);
+  };
+
+  return (
+    <>
+      {filters ?? (
+        <RuleListFilters
+          key={resetCount}
+          search={search}
+          onChange={update}
+          onClear={filtered ? clear : undefined}
+        />
+      )}
+      <p className="result-count" role="status" aria-live="polite">
+        {loading ? `Loading ${noun}s…` : countText(shown.length, ofKind.length, noun)}
+      </p>
+      {error ??
+        (loading ? (
+          <LoadingRows label={`Loading ${noun}s…`} rows={8} />
+        ) : ofKind.length > 0 && shown.length === 0 && !filters ? (
+          <NoMatch what={`${noun}s`} onClear={clear} />
+        ) : (
+          <DataTable
+            label={label}
+            virtualized
+            fixedLayout={{ minWidth: MIN_TABLE_WIDTH }}
+            columns={columns}
+            data={shown}
+            getRowId={ruleRowId}
+            sorting={parseSort(search.sort)}
+            onSortingChange={(sorting) => update({ sort: formatSort(sorting) })}
+            focusRowId={focusRowId}
+            empty={empty}
+          />
+        ))}
+      <RulePanel context={newRule} onSaved={(saved) => setFocusRowId(ruleRowId(saved))} />
+      {deleting && (
+        <DeleteRuleDialog
+          kind={deleting.kind}
+          ruleId={deleting.id}
+          description={describeRule(deleting)}
+          onClose={() => setDeleting(null)}
+          onDeleted={() => setDeleting(null)}
+        />
+      )}
+    </>
+  );
+}
+
+/** Text and type filters of a rule list; the text is committed once typing pauses. */
+function RuleListFilters({
+  search,
+  onChange,
+  onClear,
+}: {
+  search: RuleListSearch;
+  onChange: (patch: Partial<RuleListSearch>) => void;
+  onClear: (() => void) | undefined;
+}) {
+  const id = useId();
+  return (
+    <form
+      className="filters"
+      role="search"
+      aria-label="Filter the list"
+      onSubmit={(event) => event.preventDefault()}
+    >
+      <div className="filter-field grow">
+        <label htmlFor={`${id}-q`}>Search</label>
+        <DebouncedInput
+          id={`${id}-q`}
+          type="search"
+          className="input"
+          value={search.q ?? ""}
+          placeholder="Value, level, cost, group, tenant…"
+          onCommit={(q) => onChange({ q: q || undefined })}
+        />
+      </div>
+      <div className="filter-field">
+        <label htmlFor={`${id}-type`}>Type</label>
+        <select
+          id={`${id}-type`}
+          className="input"
+          value={search.type ?? ""}
+          onChange={(event) =>
+            onChange({ type: (event.target.value || undefined) as RuleListSearch["type"] })
+          }
+        >
+          <option value="">Flat and rate</option>
+          <option value="flat">Flat</option>
+          <option value="rate">Rate</option>
+        </select>
+      </div>
+      {onClear && (
+        <button type="button" className="button" onClick={onClear}>
+          Clear filters
+        </button>
+      )}
+    </form>
+  );
+}
