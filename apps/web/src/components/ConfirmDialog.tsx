@@ -1,5 +1,5 @@
 import { AlertDialog } from "radix-ui";
-import type { ReactNode } from "react";
+import { useRef, type ReactNode } from "react";
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -13,9 +13,12 @@ interface ConfirmDialogProps {
   pendingLabel?: string;
   /** Disables the confirm button, e.g. while what goes with the delete is still being counted. */
   confirmDisabled?: boolean;
+  /** "danger" for what destroys, "primary" for a change that can be undone. */
+  tone?: "danger" | "primary";
+  cancelLabel?: string;
 }
 
-/** A destructive confirmation: focus is trapped inside and returns to the trigger on close. */
+/** A confirmation of a consequential action: focus is trapped inside and returns to the trigger on close. */
 export function ConfirmDialog({
   open,
   onOpenChange,
@@ -26,23 +29,38 @@ export function ConfirmDialog({
   pending = false,
   pendingLabel = "Deleting…",
   confirmDisabled = false,
+  tone = "danger",
+  cancelLabel = "Cancel",
 }: ConfirmDialogProps) {
+  // Radix returns focus to an AlertDialog.Trigger; these dialogs open from a switch, a row action or
+  // a form instead, so focus goes back to whatever had it when the dialog opened.
+  const returnFocusTo = useRef<Element | null>(null);
   return (
     <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="dialog-overlay" />
-        <AlertDialog.Content className="dialog">
+        <AlertDialog.Content
+          className="dialog"
+          onOpenAutoFocus={() => (returnFocusTo.current = document.activeElement)}
+          onCloseAutoFocus={(event) => {
+            const target = returnFocusTo.current;
+            if (target instanceof HTMLElement && target.isConnected) {
+              event.preventDefault();
+              target.focus();
+            }
+          }}
+        >
           <AlertDialog.Title className="dialog-title">{title}</AlertDialog.Title>
           <AlertDialog.Description asChild>
             <div className="dialog-body">{children}</div>
           </AlertDialog.Description>
           <div className="dialog-actions">
             <AlertDialog.Cancel className="button" disabled={pending}>
-              Cancel
+              {cancelLabel}
             </AlertDialog.Cancel>
             <button
               type="button"
-              className="button danger"
+              className={`button ${tone}`}
               disabled={pending || confirmDisabled}
               onClick={onConfirm}
             >

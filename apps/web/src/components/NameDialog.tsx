@@ -1,9 +1,10 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Dialog } from "radix-ui";
-import { useId, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { describeProblem } from "../lib/errors";
+import { ConfirmDialog } from "./ConfirmDialog";
 import { FormField } from "./FormField";
 
 /**
@@ -52,6 +53,17 @@ export function NameDialog({
   const { errors, isSubmitting } = form.formState;
   const name = useWatch({ control: form.control, name: "name" });
   const suggestionsId = useId();
+  // Escape, a click outside or Cancel with a name typed asks before throwing it away.
+  const [confirmingDiscard, setConfirmingDiscard] = useState(false);
+  const close = () => {
+    setConfirmingDiscard(false);
+    form.reset();
+    onOpenChange(false);
+  };
+  const requestClose = () => {
+    if (name.trim() !== "" && !isSubmitting) setConfirmingDiscard(true);
+    else close();
+  };
 
   const submit = form.handleSubmit(async ({ name }) => {
     try {
@@ -72,8 +84,8 @@ export function NameDialog({
     <Dialog.Root
       open={open}
       onOpenChange={(next) => {
-        if (!next) form.reset();
-        onOpenChange(next);
+        if (next) onOpenChange(true);
+        else requestClose();
       }}
     >
       <Dialog.Portal>
@@ -117,6 +129,16 @@ export function NameDialog({
           </form>
         </Dialog.Content>
       </Dialog.Portal>
+      <ConfirmDialog
+        open={confirmingDiscard}
+        onOpenChange={setConfirmingDiscard}
+        title="Discard what you typed?"
+        confirmLabel="Discard"
+        cancelLabel="Keep editing"
+        onConfirm={close}
+      >
+        <p>“{name.trim()}” has not been created yet.</p>
+      </ConfirmDialog>
     </Dialog.Root>
   );
 }

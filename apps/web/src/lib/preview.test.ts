@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
   buildPreviewRequest,
+  chargedByHashmap,
   describeThreshold,
   formFromSearch,
   groupFormula,
+  moduleStateOf,
   parsePreviewSearch,
   previewSearch,
   pricesZeroForLackOfFlat,
@@ -220,5 +222,31 @@ describe("explaining a group's price", () => {
       pricesZeroForLackOfFlat(group({ flat: "0", threshold: threshold("field", "flat") })),
     ).toBe(false);
     expect(pricesZeroForLackOfFlat(group({ flat: "0.001" }))).toBe(false);
+  });
+});
+
+describe("the rating modules in the preview", () => {
+  const modules = (hashmap: boolean, pyscripts: boolean) => [
+    { module_id: "hashmap", enabled: hashmap },
+    { module_id: "pyscripts", enabled: pyscripts },
+    { module_id: "noop", enabled: false },
+  ];
+
+  it("charge 0 while hashmap is disabled, the rules' total otherwise", () => {
+    const state = moduleStateOf(modules(false, true), 2);
+    expect(state).toEqual({ hashmapEnabled: false, scriptsRun: true, scripts: 2 });
+    expect(chargedByHashmap("0.18", state)).toBe("0");
+    expect(chargedByHashmap("0.18", moduleStateOf(modules(true, false), 2))).toBe("0.18");
+  });
+
+  it("count scripts only when pyscripts is enabled and has some (or they cannot be counted)", () => {
+    expect(moduleStateOf(modules(true, true), 0)?.scriptsRun).toBe(false);
+    expect(moduleStateOf(modules(true, false), 3)?.scriptsRun).toBe(false);
+    expect(moduleStateOf(modules(true, true), null)?.scriptsRun).toBe(true);
+  });
+
+  it("say nothing when the modules cannot be read", () => {
+    expect(moduleStateOf(undefined, 1)).toBeNull();
+    expect(chargedByHashmap("0.18", null)).toBe("0.18");
   });
 });

@@ -208,3 +208,35 @@ export function pricesZeroForLackOfFlat(group: GroupBreakdown): boolean {
   const flatFromThreshold = group.threshold?.kind === "field" && group.threshold.type === "flat";
   return compareDecimals(group.flat, "0") === 0 && !flatFromThreshold;
 }
+
+/** Which rating modules change what CloudKitty charges for the usage previewed. */
+export interface ModuleState {
+  hashmapEnabled: boolean;
+  /** Enabled with at least one script (or scripts that could not be counted): prices may change. */
+  scriptsRun: boolean;
+  /** How many scripts run, when known. */
+  scripts: number | null;
+}
+
+/** Unknown (not allowed to read the modules, or still loading): nothing is said about them. */
+export function moduleStateOf(
+  modules: readonly { module_id: string; enabled: boolean }[] | undefined,
+  scripts: number | null,
+): ModuleState | null {
+  if (!modules) return null;
+  const enabled = (id: string) =>
+    modules.some((module) => module.module_id === id && module.enabled);
+  return {
+    hashmapEnabled: enabled("hashmap"),
+    scriptsRun: enabled("pyscripts") && scripts !== 0,
+    scripts,
+  };
+}
+
+/**
+ * What CloudKitty charges, as far as the hashmap module decides it: the rules' total, or 0 while the
+ * module is disabled (its rules then rate nothing).
+ */
+export function chargedByHashmap(total: string, modules: ModuleState | null): string {
+  return modules && !modules.hashmapEnabled ? "0" : total;
+}

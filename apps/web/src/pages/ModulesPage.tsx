@@ -1,13 +1,21 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Switch } from "radix-ui";
-import { useId, useState } from "react";
+import { useCallback, useEffect, useId, useState } from "react";
 import { toast } from "sonner";
 import type { TRatingModule } from "@ratecard/validators";
 import { HelpBox } from "../components/Concepts";
+import { ConfirmDialog } from "../components/ConfirmDialog";
 import { EmptyState } from "../components/EmptyState";
 import { QueryState } from "../components/QueryState";
+import { UnsavedChangesGuard } from "../components/UnsavedChangesGuard";
 import { useRefreshAll } from "../hooks";
 import { describeProblem } from "../lib/errors";
+import {
+  describeModuleChange,
+  describeProcessingOrder,
+  parsePriority,
+  type ModuleChange,
+} from "../lib/modules";
 import { ReadOnlyUnless, useCan } from "../session/permissions";
 import { useTRPC } from "../trpc";
 
@@ -15,6 +23,18 @@ export function ModulesPage() {
   const trpc = useTRPC();
   const modules = useQuery(trpc.modules.list.queryOptions());
   const canUpdate = useCan().updateModules;
+  const [dirtyRows, setDirtyRows] = useState<ReadonlySet<string>>(new Set());
+  const onDirtyChange = useCallback(
+    (moduleId: string, dirty: boolean) =>
+      setDirtyRows((previous) => {
+        if (previous.has(moduleId) === dirty) return previous;
+        const next = new Set(previous);
+        if (dirty) next.add(moduleId);
+        else next.delete(moduleId);
+        return next;
+      }),
+    [],
+  );
   return (
     <section>
       <header className="page-header">
@@ -39,67 +59,111 @@ export function ModulesPage() {
                 The server reports no rating module.
               </EmptyState>
             ) : (
-              <table className="data-table" aria-label="Rating modules">
-                <thead>
-                  <tr>
-                    <th scope="col">Module</th>
-                    <th scope="col">Description</th>
-                    <th scope="col">Enabled</th>
-                    <th scope="col">Priority</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.modules.map((module) =>
-                    canUpdate ? (
-                      <ModuleRow key={module.module_id} module={module} />
-                    ) : (
-                      <tr key={module.module_id}>
-                        <th scope="row">{module.module_id}</th>
-                        <td className="muted">{module.description}</td>
-                        <td>{module.enabled ? "Enabled" : "Disabled"}</td>
-                        <td className="mono">{module.priority}</td>
-                      </tr>
-                    ),
-                  )}
-                </tbody>
-              </table>
+              <>
+                <table className="data-table" aria-label="Rating modules">
+                  <thead>
+                    <tr>
+                      <th scope="col">Module</th>
+                      <th scope="col">Description</th>
+                      <th scope="col">Enabled</th>
+                      <th scope="col">Priority</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.modules.map((module) =>
+                      canUpdate ? (
+                        <ModuleRow
+                          key={module.module_id}
+                          module={module}
+                          modules={data.modules}
+                          onDirtyChange={onDirtyChange}
+                        />
+                      ) : (
+                        <tr key={module.module_id}>
+                          <th scope="row">{module.module_id}</th>
+                          <td className="muted">{module.description}</td>
+                          <td>{module.enabled ? "Enabled" : "Disabled"}</td>
+                          <td className="mono">{module.priority}</td>
+                        </tr>
+                      ),
+                    )}
+                  </tbody>
+                </table>
+                <p className="table-note">{describeProcessingOrder(data.modules)}</p>
+              </>
             )
           }
         </QueryState>
       </div>
+      <UnsavedChangesGuard
+        when={dirtyRows.size > 0}
+        what={`The priority typed for ${[...dirtyRows].join(" and ")} has not been set.`}
+      />
     </section>
   );
 }
 
-function ModuleRow({ module }: { module: TRatingModule }) {
+function ModuleRow({
+  module,
+  modules,
+  onDirtyChange,
+}: {
+  module: TRatingModule;
+  modules: readonly TRatingModule[];
+  onDirtyChange: (moduleId: string, dirty: boolean) => void;
+}) {
   const trpc = useTRPC();
   const refreshAll = useRefreshAll();
   const update = useMutation(trpc.modules.update.mutationOptions());
   const priorityId = useId();
-  const [priority, setPriority] = useState(String(module.priority));
+  // null: the input shows the saved priority (and follows it, e.g. after an undo).
+  const [draft, setDraft] = useState<string | null>(null);
   const [priorityError, setPriorityError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<ModuleChange | null>(null);
+  const priority = draft ?? String(module.priority);
+  const dirty = draft !== null && draft.trim() !== String(module.priority);
+  useEffect(() => onDirtyChange(module.module_id, dirty), [module.module_id, dirty, onDirtyChange]);
 
-  const save = async (change: { enabled?: boolean; priority?: number }, success: string) => {
+  const send = async (change: ModuleChange): Promise<boolean> => {
     try {
       await update.mutateAsync({ module_id: module.module_id, ...change });
+      return true;
     } catch (error) {
       toast.error(describeProblem(error).message);
-      return;
+      return false;
+    } finally {
+      await refreshAll();
     }
-    toast.success(success);
-    await refreshAll();
   };
 
-  const savePriority = () => {
-    const value = Number(priority);
-    if (!/^-?\d+$/.test(priority.trim()) || !Number.isSafeInteger(value)) {
+  const apply = async (change: ModuleChange) => {
+    const description = describeModuleChange(module, change, modules);
+    if (!(await send(change))) return;
+    setConfirming(null);
+    if ("priority" in change) setDraft(null);
+    toast.success(description.done, {
+      description: description.effect,
+      action: {
+        label: "Undo",
+        onClick: () =>
+          void send(description.undo).then(
+            (undone) => undone && toast.success(`Undone: ${undoneText(module, description.undo)}`),
+          ),
+      },
+    });
+  };
+
+  const askPriority = () => {
+    const value = parsePriority(priority);
+    if (value === null) {
       setPriorityError("Enter a whole number, for example 1.");
       return;
     }
     setPriorityError(null);
-    void save({ priority: value }, `Priority of ${module.module_id} set to ${value}`);
+    setConfirming({ priority: value });
   };
 
+  const description = confirming ? describeModuleChange(module, confirming, modules) : null;
   return (
     <tr>
       <th scope="row">{module.module_id}</th>
@@ -110,9 +174,7 @@ function ModuleRow({ module }: { module: TRatingModule }) {
             className="switch"
             checked={module.enabled}
             disabled={update.isPending}
-            onCheckedChange={(enabled) =>
-              void save({ enabled }, `${module.module_id} ${enabled ? "enabled" : "disabled"}`)
-            }
+            onCheckedChange={(enabled) => setConfirming({ enabled })}
             aria-label={`${module.module_id} enabled`}
           >
             <Switch.Thumb className="switch-thumb" />
@@ -125,7 +187,7 @@ function ModuleRow({ module }: { module: TRatingModule }) {
           className="inline-form"
           onSubmit={(event) => {
             event.preventDefault();
-            savePriority();
+            askPriority();
           }}
         >
           <label htmlFor={priorityId} className="visually-hidden">
@@ -138,12 +200,12 @@ function ModuleRow({ module }: { module: TRatingModule }) {
             value={priority}
             aria-invalid={Boolean(priorityError)}
             aria-describedby={priorityError ? `${priorityId}-error` : undefined}
-            onChange={(event) => setPriority(event.target.value)}
+            onChange={(event) => setDraft(event.target.value)}
           />
           <button
             type="submit"
             className="button small"
-            disabled={update.isPending || priority === String(module.priority)}
+            disabled={update.isPending || !dirty}
             aria-label={`Set priority of ${module.module_id}`}
           >
             Set priority
@@ -154,7 +216,28 @@ function ModuleRow({ module }: { module: TRatingModule }) {
             </span>
           )}
         </form>
+        {description && confirming && (
+          <ConfirmDialog
+            open
+            onOpenChange={(open) => !open && setConfirming(null)}
+            title={description.title}
+            confirmLabel={description.confirmLabel}
+            pendingLabel="Saving…"
+            pending={update.isPending}
+            tone={"enabled" in confirming && !confirming.enabled ? "danger" : "primary"}
+            onConfirm={() => void apply(confirming)}
+          >
+            <p>{description.effect}</p>
+            <p className="muted">You can undo it from the notification that follows.</p>
+          </ConfirmDialog>
+        )}
       </td>
     </tr>
   );
+}
+
+function undoneText(module: TRatingModule, undo: ModuleChange): string {
+  return "enabled" in undo
+    ? `${module.module_id} ${undo.enabled ? "enabled" : "disabled"} again`
+    : `priority of ${module.module_id} back to ${undo.priority}`;
 }

@@ -9,13 +9,16 @@ import { useDebouncedValue, useLookups, useServiceRuleRows } from "../hooks";
 import { describeProblem } from "../lib/errors";
 import {
   buildPreviewRequest,
+  chargedByHashmap,
   describeThreshold,
   formFromSearch,
   groupFormula,
+  moduleStateOf,
   previewSearch,
   pricesZeroForLackOfFlat,
   thresholdEffect,
   type GroupBreakdown,
+  type ModuleState,
   type PreviewForm,
   type PreviewRequest,
   type PreviewSearch,
@@ -24,7 +27,7 @@ import { describeRule, indexRules, type RuleLookups, type RuleRow } from "../lib
 import { stringifySearch } from "../lib/search";
 import { nameRulesInText } from "../lib/warnings";
 import { ReadOnlyUnless } from "../session/permissions";
-import { useTRPCClient } from "../trpc";
+import { useTRPC, useTRPCClient } from "../trpc";
 
 const route = getRouteApi("/preview");
 
@@ -92,7 +95,13 @@ function PreviewWorkbench({
   initialSearch: PreviewSearch;
   onSettled: (search: PreviewSearch) => void;
 }) {
+  const trpc = useTRPC();
   const trpcClient = useTRPCClient();
+  // The price depends on which modules CloudKitty runs; a role that may not read them sees the
+  // rules' price alone, as before.
+  const modules = useQuery(trpc.modules.list.queryOptions());
+  const scripts = useQuery(trpc.pyscripts.scripts.list.queryOptions({ no_data: true }));
+  const moduleState = moduleStateOf(modules.data?.modules, scripts.data?.scripts.length ?? null);
   const [form, setForm] = useState(() =>
     formFromSearch(
       initialSearch,
@@ -213,6 +222,7 @@ function PreviewWorkbench({
         inputValid={request !== null && !serverErrors.volume}
         preview={preview}
         ruleRows={ruleRows}
+        modules={moduleState}
       />
     </div>
   );
@@ -374,11 +384,13 @@ function PriceResult({
   inputValid,
   preview,
   ruleRows,
+  modules,
 }: {
   serviceChosen: boolean;
   inputValid: boolean;
   preview: PreviewQuery;
   ruleRows: RuleRow[];
+  modules: ModuleState | null;
 }) {
   const headingId = useId();
   const rulesById = useMemo(() => indexRules(ruleRows), [ruleRows]);
@@ -407,12 +419,45 @@ function PriceResult({
         </p>
       ) : (
         <div className={stale ? "breakdown stale" : "breakdown"}>
-          <div className="total-row">
-            <span className="total-label">Total</span>
-            <output className="total mono" aria-label="Total price">
-              {shown.breakdown.total}
-            </output>
-          </div>
+          {modules && !modules.hashmapEnabled ? (
+            <>
+              <div className="total-row">
+                <span className="total-label">Charged by CloudKitty</span>
+                <output className="total mono" aria-label="Price charged by CloudKitty">
+                  {chargedByHashmap(shown.breakdown.total, modules)}
+                </output>
+              </div>
+              <div className="total-row not-charged">
+                <span className="total-label">Price of the hashmap rules, once enabled</span>
+                <output className="total mono" aria-label="Total price">
+                  {shown.breakdown.total}
+                </output>
+              </div>
+              <p className="alert note" role="note">
+                <strong>The hashmap module is disabled:</strong> CloudKitty charges 0 for this usage
+                {modules.scriptsRun ? ", unless a script prices it" : ""}. Its rules, broken down
+                below, apply again once it is enabled in <Link to="/modules">Rating modules</Link>.
+              </p>
+            </>
+          ) : (
+            <div className="total-row">
+              <span className="total-label">Total</span>
+              <output className="total mono" aria-label="Total price">
+                {shown.breakdown.total}
+              </output>
+            </div>
+          )}
+          {modules?.scriptsRun && (
+            <p className="alert note" role="note">
+              <strong>The pyscripts module is enabled:</strong> CloudKitty also runs{" "}
+              <Link to="/pyscripts">
+                {modules.scripts === null
+                  ? "its scripts"
+                  : `${modules.scripts} script${modules.scripts === 1 ? "" : "s"}`}
+              </Link>
+              , which may change this price. The price shown excludes the scripts.
+            </p>
+          )}
           <p className="muted">
             Quantity {shown.request.volume} of {shown.breakdown.service},{" "}
             {shown.breakdown.tenant
