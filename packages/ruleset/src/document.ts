@@ -1,0 +1,588 @@
+import { z } from "zod";
+import { canonicalCost, canonicalLevel, compareDecimals } from "./decimal.js";
+
+/*
+ * The rule set as one document (`GET /v1/ratecard/ruleset`, the `ratecard` CLI's files, the
+ * CloudKitty bridge's plans). Keys are snake_case as in CloudKitty's API. Every object carries its
+ * id, so that a plan matches objects by id and an apply keeps them.
+ *
+ * Compatibility: a later member (the lifecycle issue's `start`, `end`, `name`, `description` on
+ * rules and scripts) is added as an optional key after the existing ones and left out when unset,
+ * so documents written before it parse, and serialize to the same bytes, unchanged. A change that
+ * breaks that moves `version`.
+ */
+
+export const RULESET_FORMAT = "ratecard.ruleset";
+export const RULESET_VERSION = 1;
+
+export const RULE_TYPES = ["flat", "rate"] as const;
+export type RuleType = (typeof RULE_TYPES)[number];
+
+export interface RuleSetModule {
+  id: string;
+  enabled: boolean;
+  priority: number;
+}
+
+export interface RuleSetGroup {
+  id: string;
+  name: string;
+}
+
+export interface RuleSetMapping {
+  id: string;
+  /** The matched metadata value of a field mapping; always null on a service mapping. */
+  value: string | null;
+  type: RuleType;
+  /** Shortest exact decimal text: "0.5", "10", "0.00000001". */
+  cost: string;
+  tenant_id: string | null;
+  group_id: string | null;
+}
+
+export interface RuleSetThreshold {
+  id: string;
+  /** Shortest exact decimal text. */
+  level: string;
+  type: RuleType;
+  cost: string;
+  tenant_id: string | null;
+  group_id: string | null;
+}
+
+export interface RuleSetField {
+  id: string;
+  name: string;
+  mappings: RuleSetMapping[];
+  thresholds: RuleSetThreshold[];
+}
+
+export interface RuleSetService {
+  id: string;
+  name: string;
+  mappings: RuleSetMapping[];
+  thresholds: RuleSetThreshold[];
+  fields: RuleSetField[];
+}
+
+export interface RuleSetScript {
+  id: string;
+  name: string;
+  data: string;
+}
+
+export interface RuleSetDocument {
+  format: typeof RULESET_FORMAT;
+  version: typeof RULESET_VERSION;
+  /** Ratecard's rule-set revision the document was exported at ("" when written by hand). */
+  revision: string;
+  modules: RuleSetModule[];
+  groups: RuleSetGroup[];
+  services: RuleSetService[];
+  scripts: RuleSetScript[];
+}
+
+// ------------------------------------------------------------------------------------ messages
+// Messages are short and lower-case: they follow a JSON path ("services[0].mappings[1].cost: ...").
+
+type Issue = { code: string; input?: unknown; keys?: string[] };
+
+function describe(input: unknown): string {
+  if (input === null) return "null";
+  if (Array.isArray(input)) return "an array";
+  if (typeof input === "object") return "an object";
+  if (typeof input === "string") return "a string";
+  if (typeof input === "number") return "a number";
+  if (typeof input === "boolean") return "a boolean";
+  return typeof input;
+}
+
+function expected(what: string) {
+  return (issue: Issue) =>
+    issue.input === undefined ? "required" : `expected ${what}, got ${describe(issue.input)}`;
+}
+
+function objectError(issue: Issue): string {
+  if (issue.code === "unrecognized_keys") {
+    const keys = (issue.keys ?? []).map((key) => JSON.stringify(key)).join(", ");
+    return `unknown key${(issue.keys ?? []).length === 1 ? "" : "s"} ${keys}`;
+  }
+  return expected("an object")(issue);
+}
+
+function decimalTypeError(issue: Issue): string {
+  if (issue.input === undefined) return "required";
+  if (typeof issue.input === "number") {
+    return 'not a decimal string: write it in quotes ("0.5"), a number is read as a binary float';
+  }
+  return "not a decimal";
+}
+
+/** parseDecimal's sentences as path messages. */
+function decimalReason(reason: string): string {
+  if (reason.startsWith("Not a decimal number")) return "not a decimal";
+  const text = reason.replace(/\.$/, "");
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+// --------------------------------------------------------------------------------- leaf schemas
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Rating objects' ids are UUIDs (Ratecard's and CloudKitty's alike), kept lower-case. */
+const ZId = z
+  .string({ error: expected("a UUID string") })
+  .regex(UUID, { error: "not a UUID" })
+  .transform((id) => id.toLowerCase());
+
+const ZName = z.string({ error: expected("a string") }).min(1, { error: "must not be empty" });
+
+function decimalSchema(canonical: typeof canonicalCost) {
+  return z.string({ error: decimalTypeError }).transform((text, ctx) => {
+    const result = canonical(text);
+    if (result.ok) return result.value;
+    ctx.addIssue({ code: "custom", message: decimalReason(result.reason), input: text });
+    return z.NEVER;
+  });
+}
+
+const ZCost = decimalSchema(canonicalCost);
+const ZLevel = decimalSchema(canonicalLevel);
+
+const ZType = z.enum(RULE_TYPES, {
+  error: (issue) => (issue.input === undefined ? "required" : 'must be "flat" or "rate"'),
+});
+
+/** A Keystone project id, free text; absent or null: every tenant. */
+const ZTenant = z
+  .string({ error: expected("a string or null") })
+  .nullable()
+  .optional()
+  .transform((tenant) => tenant ?? null);
+
+const ZGroupRef = ZId.nullable()
+  .optional()
+  .transform((group) => group ?? null);
+
+const rule = {
+  id: ZId,
+  type: ZType,
+  cost: ZCost,
+  tenant_id: ZTenant,
+  group_id: ZGroupRef,
+};
+
+const ZServiceMapping = z.strictObject(
+  {
+    ...rule,
+    // CloudKitty reads "" for a service mapping created without a value; it is no value either way.
+    value: z
+      .string({ error: expected("null") })
+      .nullable()
+      .optional()
+      .transform((value, ctx) => {
+        if (!value) return null;
+        ctx.addIssue({
+          code: "custom",
+          message: "a service mapping has no value: it prices the whole service",
+          input: value,
+        });
+        return z.NEVER;
+      }),
+  },
+  { error: objectError },
+);
+
+const ZFieldMapping = z.strictObject(
+  {
+    ...rule,
+    value: z
+      .string({
+        error: (issue) =>
+          issue.input === undefined || issue.input === null
+            ? "a field mapping needs a value"
+            : `expected a string, got ${describe(issue.input)}`,
+      })
+      .min(1, { error: "a field mapping needs a value" }),
+  },
+  { error: objectError },
+);
+
+const ZThreshold = z.strictObject({ ...rule, level: ZLevel }, { error: objectError });
+
+function list<T extends z.ZodType>(item: T) {
+  return z.array(item, { error: expected("an array") }).default([]);
+}
+
+const ZField = z.strictObject(
+  {
+    id: ZId,
+    name: ZName,
+    mappings: list(ZFieldMapping),
+    thresholds: list(ZThreshold),
+  },
+  { error: objectError },
+);
+
+const ZService = z.strictObject(
+  {
+    id: ZId,
+    name: ZName,
+    mappings: list(ZServiceMapping),
+    thresholds: list(ZThreshold),
+    fields: list(ZField),
+  },
+  { error: objectError },
+);
+
+const ZGroup = z.strictObject({ id: ZId, name: ZName }, { error: objectError });
+
+const ZScript = z.strictObject(
+  { id: ZId, name: ZName, data: z.string({ error: expected("a string") }) },
+  { error: objectError },
+);
+
+const ZModule = z.strictObject(
+  {
+    id: z.string({ error: expected("a string") }).min(1, { error: "must not be empty" }),
+    enabled: z.boolean({ error: expected("true or false") }),
+    priority: z.int({ error: expected("an integer") }),
+  },
+  { error: objectError },
+);
+
+const ZShape = z.strictObject(
+  {
+    format: z.literal(RULESET_FORMAT, {
+      error: (issue) =>
+        issue.input === undefined ? "required" : `must be ${JSON.stringify(RULESET_FORMAT)}`,
+    }),
+    version: z.literal(RULESET_VERSION, {
+      error: (issue) =>
+        issue.input === undefined
+          ? "required"
+          : `unsupported version ${JSON.stringify(issue.input)}: this Ratecard reads version ${RULESET_VERSION}`,
+    }),
+    revision: z
+      .string({ error: expected("a string") })
+      .optional()
+      .transform((revision) => revision ?? ""),
+    modules: list(ZModule),
+    groups: list(ZGroup),
+    services: list(ZService),
+    scripts: list(ZScript),
+  },
+  { error: objectError },
+);
+
+// ---------------------------------------------------------------------- whole-document checks
+
+type Path = (string | number)[];
+type AddIssue = (path: Path, message: string) => void;
+
+const asRecord = (value: unknown): Record<string, unknown> | undefined =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+const asText = (value: unknown): string | undefined =>
+  typeof value === "string" ? value : undefined;
+
+/** Reports the second and later holders of a key, naming the first. */
+class UniqueKeys {
+  readonly #first = new Map<string, Path>();
+  constructor(
+    private readonly add: AddIssue,
+    private readonly message: (key: string, first: string) => string,
+  ) {}
+  see(key: string | undefined, path: Path, shown = key): void {
+    if (key === undefined) return;
+    const first = this.#first.get(key);
+    if (first) this.add(path, this.message(shown ?? key, formatPath(first)));
+    else this.#first.set(key, path);
+  }
+}
+
+/**
+ * The rules Ratecard's database enforces, across the document: unique ids per kind, unique names
+ * (services, groups, scripts; fields within their service), groups referenced by rules exist, and
+ * no two identical rules (hashmap_mappings_identity and hashmap_thresholds_identity: the same
+ * parent, value or level, tenant and group, a null tenant or group being the same as "").
+ * Written against the partly parsed value: it runs even when some entries are malformed, so that
+ * one answer lists every error.
+ */
+function checkDocument(value: unknown, add: AddIssue): void {
+  const document = asRecord(value);
+  if (!document) return;
+  const duplicateId = (_: string, first: string) => `duplicate id: also ${first}`;
+  const duplicateName = (name: string, first: string) =>
+    `duplicate name ${JSON.stringify(name)}: also ${first}`;
+  const sameRule = (what: string) => (_: string, first: string) =>
+    `the same rule as ${first} (same parent, ${what}, tenant and group)`;
+
+  const ids = {
+    modules: new UniqueKeys(add, duplicateId),
+    groups: new UniqueKeys(add, duplicateId),
+    services: new UniqueKeys(add, duplicateId),
+    fields: new UniqueKeys(add, duplicateId),
+    mappings: new UniqueKeys(add, duplicateId),
+    thresholds: new UniqueKeys(add, duplicateId),
+    scripts: new UniqueKeys(add, duplicateId),
+  };
+  const id = (entry: Record<string, unknown>) => asText(entry.id)?.toLowerCase();
+
+  asList(document.modules).forEach((entry, index) => {
+    const module = asRecord(entry);
+    if (module) ids.modules.see(asText(module.id), ["modules", index, "id"]);
+  });
+
+  const groupIds = new Set<string>();
+  const groupNames = new UniqueKeys(add, duplicateName);
+  asList(document.groups).forEach((entry, index) => {
+    const group = asRecord(entry);
+    if (!group) return;
+    const groupId = id(group);
+    if (groupId) groupIds.add(groupId);
+    ids.groups.see(groupId, ["groups", index, "id"]);
+    groupNames.see(asText(group.name), ["groups", index, "name"]);
+  });
+
+  const scriptNames = new UniqueKeys(add, duplicateName);
+  asList(document.scripts).forEach((entry, index) => {
+    const script = asRecord(entry);
+    if (!script) return;
+    ids.scripts.see(id(script), ["scripts", index, "id"]);
+    scriptNames.see(asText(script.name), ["scripts", index, "name"]);
+  });
+
+  const mappingRules = new UniqueKeys(add, sameRule("value"));
+  const thresholdRules = new UniqueKeys(add, sameRule("level"));
+  const checkRules = (parent: Record<string, unknown>, parentPath: Path, isField: boolean) => {
+    // The parent is the enclosing object itself: its path, not its id, which may be malformed.
+    const parentKey = formatPath(parentPath);
+    asList(parent.mappings).forEach((entry, index) => {
+      const mapping = asRecord(entry);
+      if (!mapping) return;
+      const path = [...parentPath, "mappings", index];
+      ids.mappings.see(id(mapping), [...path, "id"]);
+      checkGroupRef(mapping, path);
+      const value = isField ? asText(mapping.value) : "";
+      if (value === undefined) return;
+      mappingRules.see(ruleKey(parentKey, value, mapping), path);
+    });
+    asList(parent.thresholds).forEach((entry, index) => {
+      const threshold = asRecord(entry);
+      if (!threshold) return;
+      const path = [...parentPath, "thresholds", index];
+      ids.thresholds.see(id(threshold), [...path, "id"]);
+      checkGroupRef(threshold, path);
+      // "10" and "10.0" are one level: compare the canonical text.
+      const raw = asText(threshold.level);
+      const level = raw === undefined ? undefined : canonicalLevel(raw);
+      if (!level?.ok) return;
+      thresholdRules.see(ruleKey(parentKey, level.value, threshold), path);
+    });
+  };
+  const checkGroupRef = (rule: Record<string, unknown>, path: Path) => {
+    const groupId = asText(rule.group_id)?.toLowerCase();
+    if (groupId && UUID.test(groupId) && !groupIds.has(groupId)) {
+      add([...path, "group_id"], "no group with this id in groups");
+    }
+  };
+
+  const serviceNames = new UniqueKeys(add, duplicateName);
+  asList(document.services).forEach((entry, serviceIndex) => {
+    const service = asRecord(entry);
+    if (!service) return;
+    const servicePath = ["services", serviceIndex];
+    ids.services.see(id(service), [...servicePath, "id"]);
+    serviceNames.see(asText(service.name), [...servicePath, "name"]);
+    checkRules(service, servicePath, false);
+    const fieldNames = new UniqueKeys(add, duplicateName);
+    asList(service.fields).forEach((fieldEntry, fieldIndex) => {
+      const field = asRecord(fieldEntry);
+      if (!field) return;
+      const fieldPath = [...servicePath, "fields", fieldIndex];
+      ids.fields.see(id(field), [...fieldPath, "id"]);
+      fieldNames.see(asText(field.name), [...fieldPath, "name"]);
+      checkRules(field, fieldPath, true);
+    });
+  });
+}
+
+/** The identity index's key: COALESCE(value/level, tenant, group, ''). */
+function ruleKey(parent: string, valueOrLevel: string, rule: Record<string, unknown>): string {
+  return JSON.stringify([
+    parent,
+    valueOrLevel,
+    asText(rule.tenant_id) ?? "",
+    asText(rule.group_id)?.toLowerCase() ?? "",
+  ]);
+}
+
+// ---------------------------------------------------------------------------------- the schema
+
+/**
+ * A rule-set document as sent by a client (JSON body, or a parsed JSON/YAML file): validates it,
+ * every error with its JSON path, and returns it canonical (decimals in shortest form, ids
+ * lower-case, absent lists empty, entries in the document's stable order).
+ */
+export const ZRuleSetDocument = ZShape.superRefine(
+  (value, ctx) => {
+    checkDocument(value, (path, message) =>
+      ctx.addIssue({ code: "custom", path, message, input: undefined }),
+    );
+  },
+  // Run on a partly valid document too: one answer lists every error.
+  { when: () => true },
+).transform((document): RuleSetDocument => canonicalizeRuleSet(document as RuleSetDocument));
+
+// -------------------------------------------------------------------------------- stable order
+
+function compareText(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  // Code-unit order: the same in every locale and runtime.
+  return a < b ? -1 : 1;
+}
+
+const byName = (a: { name: string; id: string }, b: { name: string; id: string }) =>
+  compareText(a.name, b.name) || compareText(a.id, b.id);
+
+function compareMappings(a: RuleSetMapping, b: RuleSetMapping): number {
+  return (
+    compareText(a.value, b.value) ||
+    compareText(a.tenant_id, b.tenant_id) ||
+    compareText(a.group_id, b.group_id) ||
+    compareText(a.id, b.id)
+  );
+}
+
+function compareThresholds(a: RuleSetThreshold, b: RuleSetThreshold): number {
+  return (
+    compareDecimals(a.level, b.level) ||
+    compareText(a.tenant_id, b.tenant_id) ||
+    compareText(a.group_id, b.group_id) ||
+    compareText(a.id, b.id)
+  );
+}
+
+function decimal(canonical: typeof canonicalCost, text: string): string {
+  const result = canonical(text);
+  if (!result.ok) throw new RangeError(`${text}: ${result.reason}`);
+  return result.value;
+}
+
+// Objects are rebuilt key by key: JSON.stringify writes keys in insertion order, so this fixes the
+// bytes whatever order the input had its keys in.
+
+const mapping = (m: RuleSetMapping): RuleSetMapping => ({
+  id: m.id,
+  value: m.value || null,
+  type: m.type,
+  cost: decimal(canonicalCost, m.cost),
+  tenant_id: m.tenant_id ?? null,
+  group_id: m.group_id ?? null,
+});
+
+const threshold = (t: RuleSetThreshold): RuleSetThreshold => ({
+  id: t.id,
+  level: decimal(canonicalLevel, t.level),
+  type: t.type,
+  cost: decimal(canonicalCost, t.cost),
+  tenant_id: t.tenant_id ?? null,
+  group_id: t.group_id ?? null,
+});
+
+/**
+ * The document in its stable order and key order, decimals in shortest form: what serialization
+ * writes. Equal rule sets give equal results whatever order their entries came in.
+ */
+export function canonicalizeRuleSet(document: RuleSetDocument): RuleSetDocument {
+  return {
+    format: RULESET_FORMAT,
+    version: RULESET_VERSION,
+    revision: document.revision,
+    modules: document.modules
+      .map((m) => ({ id: m.id, enabled: m.enabled, priority: m.priority }))
+      .sort((a, b) => compareText(a.id, b.id)),
+    groups: document.groups.map((g) => ({ id: g.id, name: g.name })).sort(byName),
+    services: document.services
+      .map((s) => ({
+        id: s.id,
+        name: s.name,
+        mappings: s.mappings.map(mapping).sort(compareMappings),
+        thresholds: s.thresholds.map(threshold).sort(compareThresholds),
+        fields: s.fields
+          .map((f) => ({
+            id: f.id,
+            name: f.name,
+            mappings: f.mappings.map(mapping).sort(compareMappings),
+            thresholds: f.thresholds.map(threshold).sort(compareThresholds),
+          }))
+          .sort(byName),
+      }))
+      .sort(byName),
+    scripts: document.scripts.map((s) => ({ id: s.id, name: s.name, data: s.data })).sort(byName),
+  };
+}
+
+// ------------------------------------------------------------------------------------- issues
+
+/** One validation error: the JSON path of the offending entry and what is wrong with it. */
+export interface RuleSetIssue {
+  path: string;
+  message: string;
+}
+
+/** `["services", 2, "fields", 0, "cost"]` -> `services[2].fields[0].cost`; the root is `(document)`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let text = "";
+  for (const part of path) {
+    if (typeof part === "number") text += `[${part}]`;
+    else if (typeof part === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(part))
+      text += text ? `.${part}` : part;
+    else text += `[${JSON.stringify(String(part))}]`;
+  }
+  return text || "(document)";
+}
+
+export function formatIssue(issue: RuleSetIssue): string {
+  return `${issue.path}: ${issue.message}`;
+}
+
+/** Zod's issues as path + message, one per unknown key, in document order. */
+export function toRuleSetIssues(error: z.ZodError): RuleSetIssue[] {
+  const issues: RuleSetIssue[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        issues.push({ path: formatPath([...issue.path, key]), message: "unknown key" });
+      }
+    } else {
+      issues.push({ path: formatPath(issue.path), message: issue.message });
+    }
+  }
+  return issues;
+}
+
+export type RuleSetValidation =
+  { ok: true; document: RuleSetDocument } | { ok: false; issues: RuleSetIssue[] };
+
+/** Validates a parsed document (a JSON body, or a YAML file's data). */
+export function validateRuleSet(value: unknown): RuleSetValidation {
+  const result = ZRuleSetDocument.safeParse(value);
+  if (result.success) return { ok: true, document: result.data };
+  return { ok: false, issues: toRuleSetIssues(result.error) };
+}
+
+export class RuleSetValidationError extends Error {
+  constructor(readonly issues: RuleSetIssue[]) {
+    super(
+      `Invalid rule set (${issues.length} error${issues.length === 1 ? "" : "s"}):\n` +
+        issues.map(formatIssue).join("\n"),
+    );
+    this.name = "RuleSetValidationError";
+  }
+}

@@ -1,0 +1,122 @@
+import type { Prisma, PrismaClient } from "@ratecard/db";
+import { COST_PRECISION, LEVEL_PRECISION } from "@ratecard/validators";
+import { fromStored } from "./decimal.js";
+import {
+  canonicalizeRuleSet,
+  RULESET_FORMAT,
+  RULESET_VERSION,
+  type RuleSetDocument,
+  type RuleSetField,
+  type RuleSetMapping,
+  type RuleSetService,
+  type RuleSetThreshold,
+  type RuleType,
+} from "./document.js";
+
+export interface ExportOptions {
+  /** Ratecard's rule-set revision, written into the document (the server decides what it is). */
+  revision: string;
+}
+
+const ruleColumns = {
+  id: true,
+  type: true,
+  cost: true,
+  serviceId: true,
+  fieldId: true,
+  groupId: true,
+  tenantId: true,
+} as const;
+
+function reads(prisma: PrismaClient | Prisma.TransactionClient) {
+  return [
+    prisma.ratingModule.findMany({ select: { id: true, enabled: true, priority: true } }),
+    prisma.group.findMany({ select: { id: true, name: true } }),
+    prisma.service.findMany({ select: { id: true, name: true } }),
+    prisma.field.findMany({ select: { id: true, name: true, serviceId: true } }),
+    prisma.mapping.findMany({ select: { ...ruleColumns, value: true } }),
+    prisma.threshold.findMany({ select: { ...ruleColumns, level: true } }),
+    prisma.script.findMany({ select: { id: true, name: true, data: true } }),
+  ] as const;
+}
+
+type Settled<T extends readonly unknown[]> = { -readonly [K in keyof T]: Awaited<T[K]> };
+type Rows = Settled<ReturnType<typeof reads>>;
+
+/**
+ * The whole rule set as a canonical document: one query per table, each with the columns the
+ * document needs, in one transaction when given the client (a consistent snapshot), or inside the
+ * caller's transaction when given a transaction client.
+ */
+export async function exportRuleSet(
+  prisma: PrismaClient | Prisma.TransactionClient,
+  options: ExportOptions,
+): Promise<RuleSetDocument> {
+  const rows =
+    "$transaction" in prisma
+      ? await prisma.$transaction([...reads(prisma)])
+      : await Promise.all(reads(prisma));
+  return buildDocument(rows, options.revision);
+}
+
+function buildDocument(
+  [modules, groups, services, fields, mappings, thresholds, scripts]: Rows,
+  revision: string,
+): RuleSetDocument {
+  const cost = (text: string) => fromStored(text, COST_PRECISION);
+  const treeOf = new Map<string, { mappings: RuleSetMapping[]; thresholds: RuleSetThreshold[] }>();
+  const serviceTrees = new Map<string, RuleSetService>();
+  const fieldTrees = new Map<string, RuleSetField>();
+  for (const service of services) {
+    const tree: RuleSetService = {
+      id: service.id,
+      name: service.name,
+      mappings: [],
+      thresholds: [],
+      fields: [],
+    };
+    serviceTrees.set(service.id, tree);
+    treeOf.set(`service:${service.id}`, tree);
+  }
+  for (const field of fields) {
+    const tree: RuleSetField = { id: field.id, name: field.name, mappings: [], thresholds: [] };
+    fieldTrees.set(field.id, tree);
+    treeOf.set(`field:${field.id}`, tree);
+    // The foreign key (ON DELETE CASCADE) guarantees the service within one snapshot.
+    serviceTrees.get(field.serviceId)?.fields.push(tree);
+  }
+  const parentOf = (rule: { serviceId: string | null; fieldId: string | null }) =>
+    treeOf.get(rule.fieldId ? `field:${rule.fieldId}` : `service:${rule.serviceId}`);
+
+  for (const row of mappings) {
+    parentOf(row)?.mappings.push({
+      id: row.id,
+      // A service mapping stored with "" (CloudKitty's default) has no value, as with null.
+      value: row.fieldId ? row.value : null,
+      type: row.type as RuleType,
+      cost: cost(row.cost),
+      tenant_id: row.tenantId,
+      group_id: row.groupId,
+    });
+  }
+  for (const row of thresholds) {
+    parentOf(row)?.thresholds.push({
+      id: row.id,
+      level: fromStored(row.level, LEVEL_PRECISION),
+      type: row.type as RuleType,
+      cost: cost(row.cost),
+      tenant_id: row.tenantId,
+      group_id: row.groupId,
+    });
+  }
+
+  return canonicalizeRuleSet({
+    format: RULESET_FORMAT,
+    version: RULESET_VERSION,
+    revision,
+    modules,
+    groups,
+    services: [...serviceTrees.values()],
+    scripts,
+  });
+}
