@@ -35,6 +35,10 @@ test("a Python syntax error is marked as the operator types and the save is refu
     .filter({ hasText: 'Python syntax error at line 1, column 5: invalid syntax at "(".' });
   await expect(message).toBeVisible();
   await expect(editor).toHaveAttribute("aria-invalid", "true");
+  // Focus goes to the editor, with the cursor on the error.
+  await expect(editor).toBeFocused();
+  await page.keyboard.type("price");
+  await expect(editor).toContainText("def price(");
   await expectNoAxeViolations(page);
   expect(creates).toEqual([]);
   expect((await rest.scripts(request)).map((script) => script.name)).not.toContain(name);

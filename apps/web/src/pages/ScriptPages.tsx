@@ -73,6 +73,7 @@ function SourceEditor({
   labelId,
   errorId,
   readOnly,
+  focusRef,
 }: {
   value: string;
   onChange: (value: string) => void;
@@ -80,12 +81,27 @@ function SourceEditor({
   labelId: string;
   errorId: string;
   readOnly: boolean;
+  /** react-hook-form focuses the first invalid field through this. */
+  focusRef: (target: { focus: () => void } | null) => void;
 }) {
   return (
     <div className={`editor${error ? " has-error" : ""}`}>
       <CodeMirror
         value={value}
         onChange={onChange}
+        onCreateEditor={(view) =>
+          focusRef({
+            // A refused save puts the cursor on the syntax error.
+            focus: () => {
+              const error = checkPythonSyntax(view.state.doc.toString());
+              if (error) {
+                const anchor = Math.min(error.offset, view.state.doc.length);
+                view.dispatch({ selection: { anchor }, scrollIntoView: true });
+              }
+              view.focus();
+            },
+          })
+        }
         editable={!readOnly}
         readOnly={readOnly}
         height="420px"
@@ -247,6 +263,7 @@ function ScriptForm({
               labelId={sourceLabelId}
               errorId={sourceErrorId}
               readOnly={readOnly}
+              focusRef={field.ref}
             />
           )}
         />
