@@ -18,7 +18,9 @@ export async function openSqliteDatabase(options: DatabaseOptions): Promise<Data
   const file = url.slice("file:".length);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const durability = options.durability ?? "full";
-  const prisma = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }) });
+  const prisma = new PrismaClient({
+    adapter: new SerializedSqliteAdapterFactory(new PrismaBetterSQLite3({ url })),
+  });
   // Persistent in the file; set before anything else uses it.
   await prisma.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   await prisma.$queryRawUnsafe(`PRAGMA synchronous = ${durability.toUpperCase()}`);
@@ -46,4 +48,99 @@ export async function openSqliteDatabase(options: DatabaseOptions): Promise<Data
       await prisma.$disconnect();
     },
   };
+}
+
+type SqliteAdapter = Awaited<ReturnType<PrismaBetterSQLite3["connect"]>>;
+
+/**
+ * The better-sqlite3 adapter runs every query on one connection, and an interactive transaction
+ * holds that connection across awaits while queries outside it run at once, on the same
+ * connection, inside the open transaction: another request's write would be rolled back with it
+ * (or committed with it), and its reads would see uncommitted rows. This factory's adapter queues
+ * queries outside a transaction behind any open transaction, and transactions behind each other,
+ * as separate connections would. Code inside a transaction must use its client: a query on the
+ * outer client there waits for the transaction's end (until its timeout).
+ */
+class SerializedSqliteAdapterFactory {
+  readonly provider = "sqlite" as const;
+  readonly adapterName: string;
+
+  constructor(private readonly inner: PrismaBetterSQLite3) {
+    this.adapterName = inner.adapterName;
+  }
+
+  async connect(): Promise<SqliteAdapter> {
+    return serialized(await this.inner.connect());
+  }
+
+  connectToShadowDb(): Promise<SqliteAdapter> {
+    return this.inner.connectToShadowDb();
+  }
+}
+
+function serialized(adapter: SqliteAdapter): SqliteAdapter {
+  let tail: Promise<void> = Promise.resolve();
+  /** Resolves, in call order, once every earlier holder has released, with this one's release. */
+  const acquire = (): Promise<() => void> => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const ready = tail;
+    tail = ready.then(() => held);
+    return ready.then(() => release);
+  };
+  const exclusive = async <T>(work: () => Promise<T>): Promise<T> => {
+    const release = await acquire();
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  };
+  const bound = (target: object, property: string | symbol): unknown => {
+    const value: unknown = Reflect.get(target, property);
+    return typeof value === "function"
+      ? (value as (...args: unknown[]) => unknown).bind(target)
+      : value;
+  };
+  return new Proxy(adapter, {
+    get(target, property) {
+      if (property === "queryRaw" || property === "executeRaw" || property === "executeScript") {
+        const method = bound(target, property) as (arg: unknown) => Promise<unknown>;
+        return (arg: unknown) => exclusive(() => method(arg));
+      }
+      if (property === "startTransaction") {
+        return async (isolationLevel?: Parameters<SqliteAdapter["startTransaction"]>[0]) => {
+          const release = await acquire();
+          try {
+            const transaction = await target.startTransaction(isolationLevel);
+            let ended = false;
+            const end = () => {
+              if (ended) return;
+              ended = true;
+              release();
+            };
+            return new Proxy(transaction, {
+              get(inner, name) {
+                if (name === "commit" || name === "rollback") {
+                  const finish = bound(inner, name) as () => Promise<void>;
+                  return async () => {
+                    try {
+                      await finish();
+                    } finally {
+                      end();
+                    }
+                  };
+                }
+                return bound(inner, name);
+              },
+            });
+          } catch (error) {
+            release();
+            throw error;
+          }
+        };
+      }
+      return bound(target, property);
+    },
+  });
 }
