@@ -110,6 +110,8 @@ function expectedRules(method: string, template: string): string[] {
     if (method === "PUT") return ["rating:update_module"];
     return [];
   }
+  // Ratecard's own path, outside CloudKitty's namespaces.
+  if (template === "/v1/ratecard/audit") return ["ratecard:read_audit"];
   // rating:quote and info:* default to "" (any valid token).
   return [];
 }
@@ -119,6 +121,8 @@ const RULES_ONLY_ADMINS_PASS = new Set([
   "rating:list_modules",
   "rating:get_module",
   "rating:update_module",
+  // Ratecard's audit trail, like its account management, is for admins only.
+  "ratecard:read_audit",
 ]);
 
 interface RouteCase extends Route {
