@@ -10,3 +10,4 @@ export {
   toStoredLevel,
   type CanonicalDecimal,
 } from "./decimal.js";
+export * from "./output-schemas.js";
