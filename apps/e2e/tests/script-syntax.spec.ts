@@ -76,6 +76,8 @@ test("leaving a script with unsaved changes asks first", async ({ page, request 
   });
   const { script_id: scriptId } = (await created.json()) as { script_id: string };
   await page.goto(`/pyscripts/${scriptId}`);
+  await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
+  await expectNoAxeViolations(page);
   await page.locator(".cm-content").click();
   await page.keyboard.press("Control+End");
   await page.keyboard.type("y = 2");
