@@ -21,6 +21,11 @@ const VALID: [string, string][] = [
   ["crlf", "x = 1\r\nif x:\r\n    y = 2\r\n"],
   ["cr only", "x = 1\ry = 2\r"],
   ["form feed", "x = 1\n\f\ny = 2\n"],
+  ["tabs and spaces mixed consistently", "if x:\n\tif y:\n\t    pass\n\tz = 1\n"],
+  [
+    "tab-indented class with a bracket continuation",
+    "class A:\n\tdef f(self):\n\t\treturn [\n\t\t\t1,\n\t\t]\n",
+  ],
   ["tabs", "def f(x):\n\tif x:\n\t\treturn 1\n\treturn 2\n"],
   ["mixed indent ok", "if True:\n        x = 1\nelse:\n    y = 2\n"],
   ["line continuation", "total = 1 + \\\n    2 + \\\n    3\n"],
