@@ -10,7 +10,7 @@ import {
 } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useRef, type ReactNode } from "react";
-import { compareDecimals } from "../lib/decimal";
+import { compareDecimalsCached } from "../lib/sort-keys";
 import "./data-table.css";
 
 declare module "@tanstack/react-table" {
@@ -26,7 +26,7 @@ declare module "@tanstack/react-table" {
 
 /** Sorts a column of decimal strings by value (see compareDecimals). */
 export function decimalSorting<T>(left: Row<T>, right: Row<T>, columnId: string): number {
-  return compareDecimals(String(left.getValue(columnId)), String(right.getValue(columnId)));
+  return compareDecimalsCached(String(left.getValue(columnId)), String(right.getValue(columnId)));
 }
 
 interface DataTableProps<T> {

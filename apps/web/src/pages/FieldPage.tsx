@@ -49,7 +49,8 @@ export function FieldPage() {
 function FieldDetails({ field, service }: { field: TField; service: TService }) {
   const trpc = useTRPC();
   const navigate = useNavigate();
-  const { tab = "mappings" } = route.useSearch();
+  // Only the tab: the list's own search, sort and panel must not re-render the whole page.
+  const tab = route.useSearch({ select: (search) => search.tab }) ?? "mappings";
   const filter = { field_id: field.field_id };
   const mappings = useQuery(trpc.hashmap.mappings.list.queryOptions(filter));
   const thresholds = useQuery(trpc.hashmap.thresholds.list.queryOptions(filter));

@@ -33,7 +33,8 @@ export function GroupPage() {
 function GroupDetails({ group }: { group: TGroup }) {
   const trpc = useTRPC();
   const navigate = useNavigate();
-  const { tab = "mappings" } = route.useSearch();
+  // Only the tab: the list's own search, sort and panel must not re-render the whole page.
+  const tab = route.useSearch({ select: (search) => search.tab }) ?? "mappings";
   const filter = { group_id: group.group_id };
   const mappings = useQuery(trpc.hashmap.groups.mappings.queryOptions(filter));
   const thresholds = useQuery(trpc.hashmap.groups.thresholds.queryOptions(filter));

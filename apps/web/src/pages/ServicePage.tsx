@@ -50,7 +50,8 @@ function ServiceDetails({ service }: { service: TService }) {
   const trpc = useTRPC();
   const navigate = useNavigate();
   const refreshAll = useRefreshAll();
-  const { tab = "fields" } = route.useSearch();
+  // Only the tab: the list's own search, sort and panel must not re-render the whole page.
+  const tab = route.useSearch({ select: (search) => search.tab }) ?? "fields";
   const filter = { service_id: service.service_id };
   const fields = useQuery(trpc.hashmap.fields.list.queryOptions(filter));
   const mappings = useQuery(trpc.hashmap.mappings.list.queryOptions(filter));
