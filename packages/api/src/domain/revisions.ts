@@ -24,7 +24,11 @@ class Moved extends Error {
 /** Thrown inside a write's transaction when its conditional write changed nothing. */
 export const moved = (): Error => new Moved();
 
-const ATTEMPTS = 5;
+/**
+ * Of writers racing on one row, each round commits one (the first conditional write; the others
+ * find the revision moved): this many attempts outlast that many simultaneous writers of one row.
+ */
+const ATTEMPTS = 50;
 
 /** Runs `attempt` (read, check, conditional write) again while the resource moves under it. */
 export async function writeAtRevision<T>(attempt: () => Promise<T>): Promise<T> {
@@ -36,6 +40,8 @@ export async function writeAtRevision<T>(attempt: () => Promise<T>): Promise<T> 
       if (tries >= ATTEMPTS)
         throw fail.conflict("The resource is being changed by others right now; try again.");
     }
+    // A little jitter, so that the losers of a round do not meet again in lockstep.
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(tries, 10)));
   }
 }
 
