@@ -111,6 +111,8 @@ test.describe("rating modules", () => {
     await expectToast(page, "Priority of pyscripts set to 7");
     expect((await rest.module(request, "pyscripts")).priority).toBe(7);
     await expect(priority).toHaveValue("7");
+    // Focus lands on what now shows the new priority.
+    await expect(priority).toBeFocused();
 
     await toast(page, "Priority of pyscripts set to 7")
       .getByRole("button", { name: "Undo" })

@@ -59,6 +59,7 @@ test("each page has its own title; focus moves to the heading after navigating, 
 
   await page.goto("/no/such/page");
   await expect(page).toHaveTitle("Page not found · Ratecard");
+  await expectNoAxeViolations(page);
 });
 
 test("a name typed in a create dialog is not thrown away without asking", async ({
@@ -74,6 +75,7 @@ test("a name typed in a create dialog is not thrown away without asking", async 
   const dialog = page.getByRole("dialog", { name: "Create a group" });
   const input = dialog.getByRole("textbox", { name: /Group name/ });
   await input.fill(name);
+  await expectNoAxeViolations(page, { include: "[role=dialog]" });
 
   await page.keyboard.press("Escape");
   const discard = page.getByRole("alertdialog", { name: "Discard what you typed?" });

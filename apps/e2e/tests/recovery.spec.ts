@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 import { rest, uniqueName } from "./support/api.js";
+import { expectNoAxeViolations } from "./support/axe.js";
 
 // A server of this journey's own (its own port and SQLite file), stopped and started again while
 // the console is open: the console shows the outage, then recovers by itself, without a reload.
@@ -85,6 +86,7 @@ test("after a server restart the console recovers by itself, without a reload", 
     const outage = page.getByRole("alert").filter({ hasText: "The server is not answering" });
     await expect(outage).toBeVisible({ timeout: 30_000 });
     await expect(outage).toContainText("tries again by itself");
+    await expectNoAxeViolations(page);
     await expect(page.getByRole("link", { name: group.name })).toHaveCount(0);
 
     server = await startServer(port, database);

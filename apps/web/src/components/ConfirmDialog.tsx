@@ -1,5 +1,5 @@
 import { AlertDialog } from "radix-ui";
-import { useRef, type ReactNode } from "react";
+import { useRef, type ReactNode, type RefObject } from "react";
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -16,6 +16,8 @@ interface ConfirmDialogProps {
   /** "danger" for what destroys, "primary" for a change that can be undone. */
   tone?: "danger" | "primary";
   cancelLabel?: string;
+  /** Where focus goes on close, when not back to what opened the dialog (e.g. the field just saved). */
+  finalFocus?: RefObject<HTMLElement | null>;
 }
 
 /** A confirmation of a consequential action: focus is trapped inside and returns to the trigger on close. */
@@ -31,6 +33,7 @@ export function ConfirmDialog({
   confirmDisabled = false,
   tone = "danger",
   cancelLabel = "Cancel",
+  finalFocus,
 }: ConfirmDialogProps) {
   // Radix returns focus to an AlertDialog.Trigger; these dialogs open from a switch, a row action or
   // a form instead, so focus goes back to whatever had it when the dialog opened.
@@ -43,7 +46,7 @@ export function ConfirmDialog({
           className="dialog"
           onOpenAutoFocus={() => (returnFocusTo.current = document.activeElement)}
           onCloseAutoFocus={(event) => {
-            const target = returnFocusTo.current;
+            const target = finalFocus?.current ?? returnFocusTo.current;
             if (target instanceof HTMLElement && target.isConnected) {
               event.preventDefault();
               target.focus();

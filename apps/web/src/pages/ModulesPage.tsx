@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Switch } from "radix-ui";
-import { useCallback, useEffect, useId, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { TRatingModule } from "@ratecard/validators";
 import { HelpBox } from "../components/Concepts";
@@ -120,6 +120,8 @@ function ModuleRow({
   const [draft, setDraft] = useState<string | null>(null);
   const [priorityError, setPriorityError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<ModuleChange | null>(null);
+  // After a priority change, focus goes to the input that shows it (the button is disabled then).
+  const priorityInput = useRef<HTMLInputElement>(null);
   const priority = draft ?? String(module.priority);
   const dirty = draft !== null && draft.trim() !== String(module.priority);
   useEffect(() => onDirtyChange(module.module_id, dirty), [module.module_id, dirty, onDirtyChange]);
@@ -194,6 +196,7 @@ function ModuleRow({
             Priority of {module.module_id}
           </label>
           <input
+            ref={priorityInput}
             id={priorityId}
             className="input narrow"
             inputMode="numeric"
@@ -225,6 +228,7 @@ function ModuleRow({
             pendingLabel="Saving…"
             pending={update.isPending}
             tone={"enabled" in confirming && !confirming.enabled ? "danger" : "primary"}
+            {...("priority" in confirming && { finalFocus: priorityInput })}
             onConfirm={() => void apply(confirming)}
           >
             <p>{description.effect}</p>
