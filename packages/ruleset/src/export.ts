@@ -1,4 +1,4 @@
-import type { Prisma, PrismaClient } from "@ratecard/db";
+import type { DatabaseProvider, Prisma, PrismaClient } from "@ratecard/db";
 import { COST_PRECISION, LEVEL_PRECISION } from "@ratecard/validators";
 import { fromStored } from "./decimal.js";
 import {
@@ -16,6 +16,12 @@ import {
 export interface ExportOptions {
   /** Ratecard's rule-set revision, written into the document (the server decides what it is). */
   revision: string;
+  /**
+   * `postgresql` reads under REPEATABLE READ, so that the seven selects see one snapshot (a batch
+   * under PostgreSQL's default READ COMMITTED could mix commits). SQLite's transactions are
+   * serializable already (and its adapter refuses any other level): the default.
+   */
+  provider?: DatabaseProvider;
 }
 
 const ruleColumns = {
@@ -43,10 +49,13 @@ function reads(prisma: PrismaClient | Prisma.TransactionClient) {
 type Settled<T extends readonly unknown[]> = { -readonly [K in keyof T]: Awaited<T[K]> };
 type Rows = Settled<ReturnType<typeof reads>>;
 
+// The client is typed against SQLite's, whose isolation type lists Serializable only.
+const REPEATABLE_READ = "RepeatableRead" as "Serializable";
+
 /**
  * The whole rule set as a canonical document: one query per table, each with the columns the
- * document needs, in one transaction when given the client (a consistent snapshot), or inside the
- * caller's transaction when given a transaction client.
+ * document needs, in one transaction when given the client (one snapshot: see `provider`), or
+ * inside the caller's transaction when given a transaction client.
  */
 export async function exportRuleSet(
   prisma: PrismaClient | Prisma.TransactionClient,
@@ -54,7 +63,10 @@ export async function exportRuleSet(
 ): Promise<RuleSetDocument> {
   const rows =
     "$transaction" in prisma
-      ? await prisma.$transaction([...reads(prisma)])
+      ? await prisma.$transaction(
+          [...reads(prisma)],
+          options.provider === "postgresql" ? { isolationLevel: REPEATABLE_READ } : {},
+        )
       : await Promise.all(reads(prisma));
   return buildDocument(rows, options.revision);
 }

@@ -1,7 +1,8 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase, openDatabase, type Database, type PrismaClient } from "@ratecard/db";
 import {
@@ -18,12 +19,33 @@ import {
 } from "../src/index.js";
 import { sampleRuleSet, uuid } from "./support/fixtures.js";
 
-// Against a real SQLite file migrated with the repository's migrations, seeded through Prisma.
+// Against a real database migrated with the repository's migrations, seeded through Prisma: a
+// temporary SQLite file always, and a fresh PostgreSQL database when test/global-setup.ts has a
+// cluster (RATECARD_TEST_POSTGRES_URL).
 
-async function freshDatabase(): Promise<Database> {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-ruleset-")), "test.db");
-  await migrateDatabase(`file:${file}`);
-  return openDatabase({ url: `file:${file}`, durability: "normal" });
+type Provider = "sqlite" | "postgresql";
+const postgresAdminUrl = process.env.RATECARD_TEST_POSTGRES_URL;
+const providers: Provider[] = postgresAdminUrl ? ["sqlite", "postgresql"] : ["sqlite"];
+
+async function freshDatabase(provider: Provider = "sqlite"): Promise<Database> {
+  if (provider === "sqlite") {
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-ruleset-"));
+    const url = `file:${path.join(directory, "test.db")}`;
+    await migrateDatabase(url);
+    return openDatabase({ url, durability: "normal" });
+  }
+  const name = `ratecard_ruleset_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: postgresAdminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(postgresAdminUrl!);
+  url.pathname = `/${name}`;
+  await migrateDatabase(url.toString());
+  return openDatabase({ url: url.toString(), poolSize: 4 });
 }
 
 /** Writes a document's objects as rows (what apply will do, minus its checks and audit). */
@@ -80,17 +102,18 @@ async function seed(prisma: PrismaClient, document: RuleSetDocument): Promise<vo
   });
 }
 
-describe("exportRuleSet on SQLite", () => {
+describe.each(providers)("exportRuleSet on %s", (provider) => {
   let database: Database;
+  const revisionOptions = (revision: string) => ({ revision, provider });
   beforeAll(async () => {
-    database = await freshDatabase();
+    database = await freshDatabase(provider);
   });
   afterAll(async () => {
     await database?.close();
   });
 
   it("exports an empty Ratecard: the three rating modules and nothing else", async () => {
-    const document = await exportRuleSet(database.prisma, { revision: "0" });
+    const document = await exportRuleSet(database.prisma, revisionOptions("0"));
     expect(document).toEqual({
       format: "ratecard.ruleset",
       version: 1,
@@ -108,7 +131,7 @@ describe("exportRuleSet on SQLite", () => {
 
   it("exports what was stored, byte-identical to the document it came from", async () => {
     await seed(database.prisma, sampleRuleSet());
-    const exported = await exportRuleSet(database.prisma, { revision: "42" });
+    const exported = await exportRuleSet(database.prisma, revisionOptions("42"));
     expect(toJson(exported)).toBe(toJson(sampleRuleSet()));
     // The costs went through the database's 28-digit text and came back exact.
     const stored = await database.prisma.mapping.findUniqueOrThrow({ where: { id: uuid(200) } });
@@ -122,7 +145,7 @@ describe("exportRuleSet on SQLite", () => {
   });
 
   it("export -> serialize -> parse gives the same document, in JSON and YAML, and an empty plan", async () => {
-    const exported = await exportRuleSet(database.prisma, { revision: "7" });
+    const exported = await exportRuleSet(database.prisma, revisionOptions("7"));
     for (const text of [toJson(exported), toYaml(exported)]) {
       const parsed = parseRuleSet(text);
       if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
@@ -131,12 +154,14 @@ describe("exportRuleSet on SQLite", () => {
       expect(planRuleSet(exported, parsed.document).operations).toEqual([]);
     }
     // Two exports of unchanged data are the same bytes.
-    expect(toJson(await exportRuleSet(database.prisma, { revision: "7" }))).toBe(toJson(exported));
+    expect(toJson(await exportRuleSet(database.prisma, revisionOptions("7")))).toBe(
+      toJson(exported),
+    );
   });
 
   it('exports a service mapping stored with value "" as no value', async () => {
     await database.prisma.mapping.update({ where: { id: uuid(100) }, data: { value: "" } });
-    const exported = await exportRuleSet(database.prisma, { revision: "42" });
+    const exported = await exportRuleSet(database.prisma, revisionOptions("42"));
     expect(exported.services[0]!.mappings[0]!.value).toBeNull();
     expect(toJson(exported)).toBe(toJson(sampleRuleSet()));
   });
@@ -145,12 +170,12 @@ describe("exportRuleSet on SQLite", () => {
     const inside = await database.prisma
       .$transaction(async (tx) => {
         await tx.group.update({ where: { id: uuid(1) }, data: { name: "gold-renamed" } });
-        const document = await exportRuleSet(tx, { revision: "tx" });
+        const document = await exportRuleSet(tx, revisionOptions("tx"));
         throw Object.assign(new Error("rollback"), { document });
       })
       .catch((error: Error & { document: RuleSetDocument }) => error.document);
     expect(inside.groups.map((g) => g.name)).toEqual(["gold-renamed", "silver"]);
-    const after = await exportRuleSet(database.prisma, { revision: "42" });
+    const after = await exportRuleSet(database.prisma, revisionOptions("42"));
     expect(after.groups.map((g) => g.name)).toEqual(["gold", "silver"]);
   });
 });
