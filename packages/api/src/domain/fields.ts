@@ -66,7 +66,12 @@ export function deleteFieldCascade(
   return writeAtRevision(async () => {
     const current = await prisma.field.findUnique({ where: { id: fieldId } });
     if (!current) throw fail.notFound(noSuchField(fieldId));
-    requireRevision("Field", fieldId, write.expected, current.revision);
+    await requireRevision(
+      prisma,
+      { type: "field", name: "Field", id: fieldId },
+      write.expected,
+      current.revision,
+    );
     await prisma.$transaction(async (tx) => {
       const { count } = await tx.field.updateMany({
         where: { id: fieldId, revision: current.revision },

@@ -60,7 +60,12 @@ export async function deleteGroup(
     await writeAtRevision(async () => {
       const current = await prisma.group.findUnique({ where: { id: groupId } });
       if (!current) throw fail.notFound(noSuchGroup(groupId));
-      requireRevision("Group", groupId, write.expected, current.revision);
+      await requireRevision(
+        prisma,
+        { type: "group", name: "Group", id: groupId },
+        write.expected,
+        current.revision,
+      );
       await prisma.$transaction(async (tx) => {
         const { count } = await tx.group.updateMany({
           where: { id: groupId, revision: current.revision },

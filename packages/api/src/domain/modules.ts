@@ -34,7 +34,12 @@ export function updateRatingModule(
   return writeAtRevision(async () => {
     const current = await prisma.ratingModule.findUnique({ where: { id: input.moduleId } });
     if (!current) throw fail.notFound(moduleNotFound);
-    requireRevision("Module", current.id, write.expected, current.revision);
+    await requireRevision(
+      prisma,
+      { type: "module", name: "Module", id: current.id },
+      write.expected,
+      current.revision,
+    );
     const changes = {
       ...(input.enabled !== undefined &&
         input.enabled !== current.enabled && { enabled: input.enabled }),

@@ -1,4 +1,5 @@
-import type { AuditContext } from "./audit.js";
+import type { PrismaClient } from "@ratecard/db";
+import type { AuditContext, AuditResourceType } from "./audit.js";
 import { fail } from "./errors.js";
 
 // No lost updates: every write to an existing resource reads it, checks the revision the caller
@@ -45,18 +46,30 @@ export async function writeAtRevision<T>(attempt: () => Promise<T>): Promise<T> 
   }
 }
 
-/** Refuses a write that expects another revision than the current one (HTTP 412). */
-export function requireRevision(
-  what: string,
-  id: string,
+/**
+ * Refuses a write that expects another revision than the current one (HTTP 412), saying who made
+ * the last change and when, from the audit trail, so that the caller knows whose work it would
+ * have undone.
+ */
+export async function requireRevision(
+  prisma: PrismaClient,
+  resource: { type: AuditResourceType; name: string; id: string },
   expected: number | undefined,
   current: number,
-): void {
+): Promise<void> {
   if (expected === undefined || expected === current) return;
+  const last = await prisma.auditEvent.findFirst({
+    where: { resourceType: resource.type, resourceId: resource.id },
+    orderBy: { seq: "desc" },
+    select: { userName: true, at: true },
+  });
   // 0 is no revision: an If-Match whose tags are none of this resource's (see rest/entity-tags.ts).
   const expectation = expected < 1 ? "the ETag given" : `revision ${expected}`;
+  const by = last
+    ? ` (last changed by ${last.userName ?? "an unknown user"} at ${last.at.toISOString()})`
+    : "";
   throw fail.stale(
-    `${what} ${id} was changed since it was read: it is at revision ${current}, not ` +
-      `${expectation}. Read it again and reapply the change.`,
+    `${resource.name} ${resource.id} was changed since it was read: it is at revision ${current}, ` +
+      `not ${expectation}${by}. Read it again and reapply the change.`,
   );
 }

@@ -250,7 +250,12 @@ export function updateMapping(
   return writeAtRevision(async () => {
     const current = await prisma.mapping.findUnique({ where: { id: input.mapping_id } });
     if (!current) throw fail.notFound(noSuchMapping(input.mapping_id));
-    requireRevision("Mapping", current.id, write.expected, current.revision);
+    await requireRevision(
+      prisma,
+      { type: "mapping", name: "Mapping", id: current.id },
+      write.expected,
+      current.revision,
+    );
     const value = checkMappingValue(current, input.value);
     await requireGroupExists(prisma, input.group_id);
     const rule = { ...replacedRuleAttributes(current, input), value };
@@ -298,7 +303,12 @@ export function deleteMapping(
   return writeAtRevision(async () => {
     const current = await prisma.mapping.findUnique({ where: { id: mappingId } });
     if (!current) throw fail.notFound(noSuchMapping(mappingId));
-    requireRevision("Mapping", mappingId, write.expected, current.revision);
+    await requireRevision(
+      prisma,
+      { type: "mapping", name: "Mapping", id: mappingId },
+      write.expected,
+      current.revision,
+    );
     await prisma.$transaction(async (tx) => {
       const { count } = await tx.mapping.deleteMany({
         where: { id: mappingId, revision: current.revision },
@@ -394,7 +404,12 @@ export function updateThreshold(
   return writeAtRevision(async () => {
     const current = await prisma.threshold.findUnique({ where: { id: input.threshold_id } });
     if (!current) throw fail.notFound(noSuchThreshold(input.threshold_id));
-    requireRevision("Threshold", current.id, write.expected, current.revision);
+    await requireRevision(
+      prisma,
+      { type: "threshold", name: "Threshold", id: current.id },
+      write.expected,
+      current.revision,
+    );
     await requireGroupExists(prisma, input.group_id);
     const rule = { ...replacedRuleAttributes(current, input), level: input.level };
     return writeRule(
@@ -441,7 +456,12 @@ export function deleteThreshold(
   return writeAtRevision(async () => {
     const current = await prisma.threshold.findUnique({ where: { id: thresholdId } });
     if (!current) throw fail.notFound(noSuchThreshold(thresholdId));
-    requireRevision("Threshold", thresholdId, write.expected, current.revision);
+    await requireRevision(
+      prisma,
+      { type: "threshold", name: "Threshold", id: thresholdId },
+      write.expected,
+      current.revision,
+    );
     await prisma.$transaction(async (tx) => {
       const { count } = await tx.threshold.deleteMany({
         where: { id: thresholdId, revision: current.revision },

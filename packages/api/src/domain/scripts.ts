@@ -76,7 +76,12 @@ export function updateScript(
   return writeAtRevision(async () => {
     const current = await prisma.script.findUnique({ where: { id: input.scriptId } });
     if (!current) throw fail.notFound(noSuchScript(input.scriptId));
-    requireRevision("Script", current.id, write.expected, current.revision);
+    await requireRevision(
+      prisma,
+      { type: "script", name: "Script", id: current.id },
+      write.expected,
+      current.revision,
+    );
     const changes = {
       ...(input.name !== undefined && input.name !== current.name && { name: input.name }),
       ...(input.data !== undefined &&
@@ -120,7 +125,12 @@ export function deleteScript(
   return writeAtRevision(async () => {
     const current = await prisma.script.findUnique({ where: { id: scriptId } });
     if (!current) throw fail.notFound(noSuchScript(scriptId));
-    requireRevision("Script", scriptId, write.expected, current.revision);
+    await requireRevision(
+      prisma,
+      { type: "script", name: "Script", id: scriptId },
+      write.expected,
+      current.revision,
+    );
     await prisma.$transaction(async (tx) => {
       const { count } = await tx.script.deleteMany({
         where: { id: scriptId, revision: current.revision },

@@ -65,7 +65,12 @@ export function deleteServiceCascade(
   return writeAtRevision(async () => {
     const current = await prisma.service.findUnique({ where: { id: serviceId } });
     if (!current) throw fail.notFound(noSuchService(serviceId));
-    requireRevision("Service", serviceId, write.expected, current.revision);
+    await requireRevision(
+      prisma,
+      { type: "service", name: "Service", id: serviceId },
+      write.expected,
+      current.revision,
+    );
     await prisma.$transaction(async (tx) => {
       // Claims the row first, so that nothing beneath it is read before the write lock is held.
       const { count } = await tx.service.updateMany({
