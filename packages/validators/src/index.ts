@@ -3,3 +3,4 @@ export * from "./query.js";
 export * from "./schemas.js";
 export * from "./rating.js";
 export * from "./python.js";
+export * from "./scripts.js";

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { COST_PRECISION, LEVEL_PRECISION, parseDecimal, type DecimalPrecision } from "./decimal.js";
 import { parseQueryBoolean } from "./query.js";
-import { checkPythonSyntax, formatPythonSyntaxError } from "./python.js";
 
 // Input schemas avoid bare z.boolean()/z.number() leaves: trpc-to-openapi switches those to
 // coercion on the shared schema object (so "false" would become true, on REST and RPC alike).
@@ -21,7 +20,7 @@ export const ZPathId = z.string().min(1);
 /** The input of an operation without arguments: an unknown query argument is a 400, as in CloudKitty. */
 export const ZNoArguments = z.strictObject({}).optional();
 
-const ZName = z.string({ error: "Wrong type, expected a string." }).trim().min(1, {
+export const ZName = z.string({ error: "Wrong type, expected a string." }).trim().min(1, {
   error: "Must not be empty.",
 });
 
@@ -176,28 +175,6 @@ export const ZThresholdUpdate = z.strictObject({
   ...ruleBody,
   level: ZLevelInput,
   threshold_id: ZPathId,
-});
-
-/** A script's source: CloudKitty stores it unchecked; Ratecard refuses one that is not Python. */
-const ZScriptData = z
-  .string({ error: "Wrong type, expected a string." })
-  .superRefine((data, ctx) => {
-    const error = checkPythonSyntax(data);
-    if (error)
-      ctx.addIssue({ code: "custom", message: formatPythonSyntaxError(error), input: data });
-  });
-
-export const ZScriptCreate = z.strictObject({
-  name: ZName,
-  data: ZScriptData,
-  script_id: ZUuid.optional(),
-  checksum: z.never({ error: "checksum is computed by the server and cannot be set." }).optional(),
-});
-export const ZScriptUpdate = z.strictObject({
-  script_id: ZPathId,
-  name: ZName.optional(),
-  data: ZScriptData.optional(),
-  checksum: z.never({ error: "checksum is computed by the server and cannot be set." }).optional(),
 });
 
 export const ZRatingModuleUpdate = z.strictObject({

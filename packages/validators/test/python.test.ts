@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkPythonSyntax, formatPythonSyntaxError } from "../src/python.js";
-import { ZScriptCreate, ZScriptUpdate } from "../src/schemas.js";
+import { ZScriptCreate, ZScriptUpdate } from "../src/scripts.js";
 
 // Each entry compiles with CPython 3.11's compile(), as CloudKitty loads a script, except those
 // named after a later version (3.12: PEP 695 and 701; 3.14: t-strings and unparenthesized except).
