@@ -308,3 +308,63 @@ test("the rules explorer fits 1,280 px: every column visible, no sideways scroll
   }
   await expectNoAxeViolations(page);
 });
+
+test("from the filtered rules explorer, New and Edit open in place and the filters stay", async ({
+  page,
+  request,
+}) => {
+  const { service, field } = await seedServiceWithField(request, "explorer-panel");
+  await seedMappings(
+    request,
+    Array.from({ length: 300 }, (_, index) => ({
+      field_id: field.field_id,
+      value: `size-${String(index).padStart(3, "0")}`,
+      cost: "1",
+    })),
+  );
+  await page.goto(`/hashmap/rules?field_id=${field.field_id}&q=size-2&sort=match`);
+  const count = page.locator(".result-count");
+  await expect(count).toHaveText("100 rules of 300 shown");
+  const table = page.getByRole("table", { name: "Rules" });
+
+  // New mapping: attached to the field the explorer is filtered on.
+  await page.getByRole("link", { name: "New mapping" }).click();
+  const panel = page.getByRole("dialog", { name: "New field mapping" });
+  await expect(panel.getByText(`Attached to ${service.name} › flavor_id`)).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/hashmap/mappings/new\\?field_id=${field.field_id}$`));
+  await panel.getByLabel("Value").fill("size-2xl");
+  await panel.getByLabel("Cost").fill("4");
+  await panel.getByRole("button", { name: "Create mapping" }).click();
+  await expectToast(page, "Mapping created");
+  await expect(panel).toBeHidden();
+  await expect(count).toHaveText("101 rules of 301 shown");
+  await expect(page).toHaveURL(/q=size-2/);
+  await expect(
+    table
+      .getByRole("row")
+      .filter({ hasText: "size-2xl" })
+      .getByRole("link", { name: /^Edit / }),
+  ).toBeFocused();
+
+  // Edit one: saved, and the list keeps its filter and sort.
+  await table
+    .getByRole("row")
+    .filter({ hasText: "size-200" })
+    .getByRole("link", { name: /^Edit / })
+    .click();
+  await expect(page.getByRole("dialog", { name: "Edit field mapping" })).toBeVisible();
+  await page.getByRole("dialog").getByLabel("Cost").fill("2.5");
+  await page.getByRole("dialog").getByRole("button", { name: "Save changes" }).click();
+  await expectToast(page, "Mapping saved");
+  await expect(page).toHaveURL(/\/hashmap\/rules\?/);
+  await expect(page).toHaveURL(/q=size-2/);
+  await expect(page).toHaveURL(/sort=match/);
+  await expect(table.getByRole("row").filter({ hasText: "size-200" })).toContainText("2.5");
+  // Sorted by value as numbers within text: size-2xl, then size-200.
+  await expect(table.locator("tbody tr").nth(1)).toContainText("size-200");
+
+  // The service page's lists pass axe too.
+  await page.goto(`/hashmap/services/${service.service_id}?tab=mappings`);
+  await expect(page.getByText("No service mappings yet")).toBeVisible();
+  await expectNoAxeViolations(page);
+});
