@@ -1,15 +1,19 @@
 import { describe, expect, it } from "vitest";
 import YAML from "yaml";
 import {
+  canonicalCost,
+  canonicalLevel,
   canonicalizeRuleSet,
   parseRuleSet,
   parseRuleSetJson,
   parseRuleSetYaml,
   toJson,
+  toStoredCost,
+  toStoredLevel,
   toYaml,
   type RuleSetDocument,
 } from "../src/index.js";
-import { sampleRuleSet, scrambled, uuid } from "./support/fixtures.js";
+import { sampleRuleSet, scrambled, shuffled, uuid } from "./support/fixtures.js";
 
 function parsed(text: string, format?: "json" | "yaml"): RuleSetDocument {
   const result = parseRuleSet(text, format);
@@ -230,5 +234,80 @@ describe("parse errors", () => {
         },
       ]);
     }
+  });
+});
+
+describe("exact decimals", () => {
+  /** A random decimal with up to `integer` and `fraction` digits (seeded, so failures repeat). */
+  function randomDecimals(count: number, integer: number, fraction: number, seed: number) {
+    const digits = shuffled([..."0123456789".repeat(40)], seed).join("");
+    return Array.from({ length: count }, (_, i) => {
+      const at = (i * 37) % 300;
+      const int = digits.slice(at, at + 1 + (i % integer)).replace(/^0+(?=\d)/, "");
+      const frac = digits.slice(at + 13, at + 13 + (i % (fraction + 1)));
+      return `${i % 3 === 0 ? "-" : ""}${int}${frac ? `.${frac}` : ""}`;
+    });
+  }
+
+  it("survive the stored fixed-digit form and JSON and YAML, digit for digit", () => {
+    const costs = randomDecimals(500, 12, 28, 11);
+    const levels = randomDecimals(500, 12, 8, 12);
+    for (const cost of costs) {
+      const canonical = canonicalCost(cost);
+      if (!canonical.ok) throw new Error(`${cost}: ${canonical.reason}`);
+      // Shortest form: no trailing zeros, no exponent, the same value.
+      expect(canonical.value).not.toMatch(/\.\d*0$|e/i);
+      expect(canonicalCost(toStoredCost(canonical.value))).toEqual(canonical);
+    }
+    for (const level of levels) {
+      const canonical = canonicalLevel(level);
+      if (!canonical.ok) throw new Error(`${level}: ${canonical.reason}`);
+      expect(canonicalLevel(toStoredLevel(canonical.value))).toEqual(canonical);
+    }
+    const document = sampleRuleSet();
+    document.services[0]!.fields[0]!.mappings = costs.map((cost, i) => ({
+      id: uuid(10_000 + i),
+      value: `v${i}`,
+      type: "flat" as const,
+      cost,
+      tenant_id: null,
+      group_id: null,
+    }));
+    document.services[0]!.fields[0]!.thresholds = [
+      ...new Set(levels.map((level) => (canonicalLevel(level) as { value: string }).value)),
+    ].map((level, i) => ({
+      id: uuid(20_000 + i),
+      level,
+      type: "flat" as const,
+      cost: "1",
+      tenant_id: null,
+      group_id: null,
+    }));
+    const json = toJson(document);
+    const fromJson = parsed(json);
+    const fromYaml = parsed(toYaml(document));
+    expect(toJson(fromYaml)).toBe(json);
+    const written = new Set(fromJson.services[0]!.fields[0]!.mappings.map((m) => m.cost));
+    for (const cost of costs) {
+      const canonical = canonicalCost(cost);
+      expect(canonical.ok && written.has(canonical.value)).toBe(true);
+    }
+  });
+
+  it("keeps 0.00000001, 123456789.123456789 and 28 fractional digits as written", () => {
+    for (const cost of [
+      "0.00000001",
+      "123456789.123456789",
+      "0.0000000000000000000000000001",
+      "0.1234567890123456789012345678",
+      "999999999999.9999999999999999999999999999",
+    ]) {
+      expect(canonicalCost(cost)).toEqual({ ok: true, value: cost });
+      expect(canonicalCost(toStoredCost(cost))).toEqual({ ok: true, value: cost });
+    }
+    expect(toStoredCost("123456789.123456789")).toBe("123456789.1234567890000000000000000000");
+    expect(canonicalCost("-0")).toEqual({ ok: true, value: "0" });
+    expect(canonicalLevel("0.00000001")).toEqual({ ok: true, value: "0.00000001" });
+    expect(canonicalLevel("0.000000001").ok).toBe(false);
   });
 });
