@@ -242,11 +242,13 @@ const ZScript = z.strictObject(
   { error: objectError },
 );
 
+// Booleans and numbers go through a transform, as @ratecard/validators' inputs do: trpc-to-openapi
+// turns bare boolean and number leaves of an input into coercions ("false" would become true).
 const ZModule = z.strictObject(
   {
     id: z.string({ error: expected("a string") }).min(1, { error: "must not be empty" }),
-    enabled: z.boolean({ error: expected("true or false") }),
-    priority: z.int({ error: expected("an integer") }),
+    enabled: z.boolean({ error: expected("true or false") }).transform((enabled) => enabled),
+    priority: z.int({ error: expected("an integer") }).transform((priority) => priority),
   },
   { error: objectError },
 );
