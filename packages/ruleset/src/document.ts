@@ -297,10 +297,10 @@ class UniqueKeys {
     private readonly add: AddIssue,
     private readonly message: (key: string, first: string) => string,
   ) {}
-  see(key: string | undefined, path: Path, shown = key): void {
+  see(key: string | undefined, path: Path): void {
     if (key === undefined) return;
     const first = this.#first.get(key);
-    if (first) this.add(path, this.message(shown ?? key, formatPath(first)));
+    if (first) this.add(path, this.message(key, formatPath(first)));
     else this.#first.set(key, path);
   }
 }
