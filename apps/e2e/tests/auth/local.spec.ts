@@ -71,7 +71,7 @@ test("sign-in page: a wrong password is refused in words, the right one opens th
   // The address asked for opens, with its query string.
   await expect(page.getByRole("heading", { name: "Groups", level: 1 })).toBeVisible();
   await expect(page).toHaveURL(/\/hashmap\/groups\?q=x$/);
-  await expect(page).toHaveTitle("Ratecard console");
+  await expect(page).toHaveTitle("Groups · Ratecard");
   await expect(sessionUser(page)).toContainText("admin");
   await expect(navLink(page, "Users and tokens")).toBeVisible();
 
