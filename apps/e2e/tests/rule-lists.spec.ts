@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { rest, seedMappings, seedServiceWithField, uniqueName } from "./support/api.js";
+import { saveScreen } from "./support/screens.js";
 import { expectToast } from "./support/toasts.js";
 
 // Lists of thousands of rules on a field's and a group's page, edited in place: the side panel
@@ -92,6 +93,7 @@ test("a field with 2,000 mappings: first rows, search, sort, and an edit in plac
   )!;
   await expect(page).toHaveURL(new RegExp(`/hashmap/mappings/${mapping.mapping_id}$`));
   await expectNoAxeViolations(page, ".side-panel");
+  await saveScreen(page, "rule-panel");
   await panel.getByLabel("Cost").fill("123.5");
   await panel.getByRole("button", { name: "Save changes" }).click();
   await expectToast(page, "Mapping saved");
@@ -298,6 +300,7 @@ test("the rules explorer fits 1,280 px: every column visible, no sideways scroll
     clientWidth: element.clientWidth,
   }));
   expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+  await saveScreen(page, "rules-explorer-1280");
   for (const target of [
     table.getByRole("columnheader", { name: "Tenant" }),
     table.getByRole("link", { name: /^Edit / }),

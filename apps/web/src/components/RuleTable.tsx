@@ -126,7 +126,7 @@ export function ruleColumns({
       ? [
           column.accessor("kind", {
             header: "Kind",
-            meta: { width: "100px" },
+            meta: { width: "96px" },
             cell: (info) => <span className="tag">{info.getValue()}</span>,
           }),
         ]
@@ -168,12 +168,12 @@ export function ruleColumns({
       : []),
     column.accessor("type", {
       header: "Type",
-      meta: { width: "76px" },
+      meta: { width: "72px" },
       cell: (info) => <span className={`tag ${info.getValue()}`}>{info.getValue()}</span>,
     }),
     column.accessor("cost", {
       header: "Cost",
-      meta: { width: "130px" },
+      meta: { width: "120px" },
       sortingFn: decimalSorting,
       cell: (info) => <Cut className="mono" text={info.getValue()} />,
     }),
@@ -196,7 +196,7 @@ export function ruleColumns({
       : []),
     column.accessor("tenant", {
       header: "Tenant",
-      meta: { width: "120px" },
+      meta: { width: "112px" },
       cell: (info) =>
         info.getValue() ? (
           <Cut className="mono" text={info.getValue()} />
@@ -207,7 +207,7 @@ export function ruleColumns({
     column.display({
       id: "actions",
       header: () => <span className="visually-hidden">Actions</span>,
-      meta: { width: "146px" },
+      meta: { width: "152px" },
       cell: (info) => <RuleActions row={info.row.original} {...(onDelete && { onDelete })} />,
     }),
   ];
