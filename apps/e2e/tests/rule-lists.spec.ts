@@ -1,4 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { rest, seedMappings, seedServiceWithField, uniqueName } from "./support/api.js";
 import { saveScreen } from "./support/screens.js";
