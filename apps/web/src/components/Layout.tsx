@@ -1,4 +1,4 @@
-import { Link, Outlet, useRouterState } from "@tanstack/react-router";
+import { Link, Outlet, useRouter, useRouterState } from "@tanstack/react-router";
 import { useEffect, useRef, useState, type RefObject } from "react";
 import { Toaster } from "sonner";
 import { composePageTitle, mayMoveFocus, readPageHeading } from "../lib/page-title";
@@ -45,6 +45,18 @@ function usePageTitleAndFocus(main: RefObject<HTMLElement | null>): string {
   });
   const [announcement, setAnnouncement] = useState("");
   const previousPathname = useRef<string | null>(null);
+  // Where focus was when the navigation began (the link followed, a panel's Save button): by the
+  // time the new page is on screen a closing dialog may have put focus back on what opened it,
+  // which is then where the operator is, not a reason to move.
+  const router = useRouter();
+  const focusAtNavigation = useRef<Element | null>(null);
+  useEffect(
+    () =>
+      router.subscribe("onBeforeNavigate", (event) => {
+        if (event.pathChanged) focusAtNavigation.current = document.activeElement;
+      }),
+    [router],
+  );
   // Redirects while the console opens (/ to the services) are part of the first load: focus
   // moves only once the operator has done something.
   const interacted = useRef(false);
@@ -77,7 +89,8 @@ function usePageTitleAndFocus(main: RefObject<HTMLElement | null>): string {
     if (previousPathname.current === pathname) return;
     previousPathname.current = pathname;
     if (!container || isFirstLoad || !interacted.current) return;
-    const atNavigation = document.activeElement;
+    const atNavigation = focusAtNavigation.current ?? document.activeElement;
+    focusAtNavigation.current = null;
     let finished = false;
     const finish = () => {
       finished = true;
