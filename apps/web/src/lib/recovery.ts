@@ -6,20 +6,21 @@ import type { SessionState } from "./session-store";
 // reason that may pass are fetched again on a timer (besides react-query's own refetch when the
 // window regains focus or the network comes back), and so is the session check.
 
-/** The wait before asking again, after `failures` failed attempts in a row: 2 s, 4 s, 8 s, then 15 s. */
+/** The wait before checking the session again, after `failures` failed checks in a row: 2 s, 4 s, 8 s, then 15 s. */
 export function recoveryDelay(failures: number): number {
   return Math.min(1000 * 2 ** Math.max(1, failures), 15_000);
 }
 
+/** Between two rounds of attempts at a failed query; each round already retries with backoff (lib/errors.ts). */
+export const RECOVERY_INTERVAL_MS = 5_000;
+
 /**
  * react-query's `refetchInterval` for every query: none while the answer is good or the failure is
- * the request's own (a 4xx); otherwise the next attempt, spaced out as failures repeat.
+ * the request's own (a 4xx); otherwise another round of attempts every few seconds.
  */
 export function recoveryInterval(query: Query): number | false {
-  const { status, error, errorUpdateCount, dataUpdateCount } = query.state;
-  if (status !== "error" || !isTransientProblem(error)) return false;
-  // errorUpdateCount never resets; failures since the last answer are what matter here.
-  return recoveryDelay(Math.max(1, errorUpdateCount - dataUpdateCount));
+  const { status, error } = query.state;
+  return status === "error" && isTransientProblem(error) ? RECOVERY_INTERVAL_MS : false;
 }
 
 interface RecoverableSession {
