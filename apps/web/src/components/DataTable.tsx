@@ -101,7 +101,9 @@ export function DataTable<T>({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
+    // Each row holds router links that cost a little to build: a sort re-renders every rendered
+    // row, so few rows beyond the window (a sort of 10,000 rules took twice as long with 12).
+    overscan: 6,
     enabled: virtualized,
   });
 
