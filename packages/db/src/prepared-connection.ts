@@ -48,6 +48,8 @@ function isBusy(error: unknown): boolean {
 export class PreparedConnection {
   #db: BetterSqlite3.Database | undefined;
   #closed = false;
+  /** better-sqlite3's transaction wrapper, made once: it runs the function it is given. */
+  #inTransaction: BetterSqlite3.Transaction<(inner: () => unknown) => unknown> | undefined;
   readonly #statements = new Map<string, BetterSqlite3.Statement>();
 
   constructor(
@@ -82,7 +84,11 @@ export class PreparedConnection {
    * fails at BEGIN, before anything ran, and `run` can try it again whole. Call it inside `run`.
    */
   transaction<T>(work: () => T): T {
-    return this.#open().transaction(work).immediate();
+    if (!this.#inTransaction) {
+      const db = this.#open();
+      this.#inTransaction = db.transaction(<T>(inner: () => T): T => inner());
+    }
+    return this.#inTransaction.immediate(work) as T;
   }
 
   /** Runs `work` (one statement or one transaction), again after a timer while another connection holds the lock. */
@@ -103,6 +109,7 @@ export class PreparedConnection {
   close(): void {
     this.#closed = true;
     this.#statements.clear();
+    this.#inTransaction = undefined;
     this.#db?.close();
     this.#db = undefined;
   }
