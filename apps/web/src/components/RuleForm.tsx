@@ -11,6 +11,7 @@ import { describeProblem } from "../lib/errors";
 import {
   decodeParent,
   isFieldParent,
+  ruleFormTitle,
   ZMappingForm,
   ZThresholdForm,
   type MappingInput,
@@ -39,19 +40,6 @@ export interface SavedRule {
   kind: RuleKind;
   id: string;
   parent: RuleParent | null;
-}
-
-/** "Edit field mapping", "New service threshold", "Field mapping" (read only). */
-export function ruleFormTitle(
-  kind: RuleKind,
-  parent: ReturnType<typeof decodeParent>,
-  editing: boolean,
-  canWrite: boolean,
-): string {
-  const parentKind = isFieldParent(parent) ? "field" : parent ? "service" : "";
-  const words = [editing ? (canWrite ? "Edit" : "") : "New", parentKind, kind].filter(Boolean);
-  const title = words.join(" ");
-  return title.charAt(0).toUpperCase() + title.slice(1);
 }
 
 /**

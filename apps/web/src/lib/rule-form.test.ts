@@ -3,6 +3,7 @@ import {
   decodeParent,
   encodeParent,
   newRuleFormValues,
+  ruleFormTitle,
   ruleFormValues,
   ZMappingForm,
   ZThresholdForm,
@@ -128,5 +129,16 @@ describe("form values", () => {
   it("preselect the parent and group of the page the form was opened from", () => {
     expect(newRuleFormValues({ groupId: GROUP })).toMatchObject({ parent: "", group_id: GROUP });
     expect(newRuleFormValues({ parent: { field_id: FIELD } }).parent).toBe(`field:${FIELD}`);
+  });
+});
+
+describe("rule form titles", () => {
+  it("say what is edited, created or only read", () => {
+    expect(ruleFormTitle("mapping", { field_id: FIELD }, true, true)).toBe("Edit field mapping");
+    expect(ruleFormTitle("threshold", { service_id: SERVICE }, false, true)).toBe(
+      "New service threshold",
+    );
+    expect(ruleFormTitle("mapping", null, false, true)).toBe("New mapping");
+    expect(ruleFormTitle("mapping", { field_id: FIELD }, true, false)).toBe("Field mapping");
   });
 });

@@ -142,3 +142,16 @@ export function newRuleFormValues(preselected: {
     tenant_id: "",
   };
 }
+
+/** "Edit field mapping", "New service threshold", "Field mapping" (read only). */
+export function ruleFormTitle(
+  kind: "mapping" | "threshold",
+  parent: RuleParent | null,
+  editing: boolean,
+  canWrite: boolean,
+): string {
+  const parentKind = isFieldParent(parent) ? "field" : parent ? "service" : "";
+  const words = [editing ? (canWrite ? "Edit" : "") : "New", parentKind, kind].filter(Boolean);
+  const title = words.join(" ");
+  return title.charAt(0).toUpperCase() + title.slice(1);
+}
