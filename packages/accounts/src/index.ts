@@ -14,6 +14,8 @@ export {
   listUsers,
   localRoles,
   updateUser,
+  type AccountsHook,
+  type UserChange,
   type LocalRole,
   type LocalUser,
 } from "./users.js";
@@ -30,6 +32,7 @@ export {
   LAST_USED_RESOLUTION_MS,
   MAX_TOKEN_NAME_LENGTH,
   MAX_TOKEN_TTL_MS,
+  type TokenChange,
   type TokenKind,
   type TokenSummary,
 } from "./tokens.js";

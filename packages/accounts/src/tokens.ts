@@ -7,7 +7,7 @@ import {
   type PrismaClient,
 } from "@ratecard/db";
 import { AccountError } from "./errors.js";
-import { type LocalRole, type LocalUser } from "./users.js";
+import type { AccountsHook, LocalRole, LocalUser } from "./users.js";
 
 export const tokenKinds = ["api", "session"] as const;
 export type TokenKind = (typeof tokenKinds)[number];
@@ -67,6 +67,10 @@ function toTokenSummary({ user, kind, ...row }: TokenRow): TokenSummary {
   return { ...row, kind: kind as TokenKind, userName: user.name };
 }
 
+export type TokenChange =
+  | { operation: "create"; before: null; after: TokenSummary }
+  | { operation: "update"; before: TokenSummary; after: TokenSummary };
+
 /**
  * SHA-256, not a password hash: a secret carries 256 random bits, so there is nothing to slow down
  * for, and every authenticated request computes this.
@@ -82,6 +86,7 @@ function hashSecret(secret: string): string {
 export async function issueToken(
   prisma: PrismaClient,
   input: { userId: string; kind: TokenKind; name?: string | undefined; ttlMs: number },
+  onChange?: AccountsHook<TokenChange>,
 ): Promise<{ secret: string; token: TokenSummary }> {
   if (!tokenKinds.includes(input.kind)) {
     throw new AccountError("invalid", `A token kind is "api" or "session", not "${input.kind}".`);
@@ -103,20 +108,27 @@ export async function issueToken(
   const prefix = tokenSecretPrefixes[input.kind];
   const secret = prefix + randomBytes(SECRET_BYTES).toString("base64url");
   const now = new Date();
+  const create = async (tx: Prisma.TransactionClient) => {
+    const token = toTokenSummary(
+      await tx.localToken.create({
+        data: {
+          userId: input.userId,
+          kind: input.kind,
+          name: name || null,
+          tokenHash: hashSecret(secret),
+          prefix: secret.slice(0, prefix.length + DISPLAYED_RANDOM_CHARACTERS),
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + input.ttlMs),
+        },
+        select: tokenSelect,
+      }),
+    );
+    await onChange?.(tx, { operation: "create", before: null, after: token });
+    return token;
+  };
   try {
-    const row = await prisma.localToken.create({
-      data: {
-        userId: input.userId,
-        kind: input.kind,
-        name: name || null,
-        tokenHash: hashSecret(secret),
-        prefix: secret.slice(0, prefix.length + DISPLAYED_RANDOM_CHARACTERS),
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + input.ttlMs),
-      },
-      select: tokenSelect,
-    });
-    return { secret, token: toTokenSummary(row) };
+    const token = onChange ? await prisma.$transaction(create) : await create(prisma);
+    return { secret, token };
   } catch (error) {
     if (isForeignKeyViolation(error)) {
       throw new AccountError("not_found", `No user with id ${input.userId}.`);
@@ -185,6 +197,14 @@ export async function listTokens(
   prisma: PrismaClient,
   filter: { userId?: string | undefined; kind?: TokenKind | undefined } = {},
 ): Promise<TokenSummary[]> {
+  return readTokens(prisma, filter);
+}
+
+/** listTokens with any client, a transaction's included. */
+export async function readTokens(
+  prisma: Prisma.TransactionClient,
+  filter: { userId?: string | undefined; kind?: TokenKind | undefined },
+): Promise<TokenSummary[]> {
   const rows = await prisma.localToken.findMany({
     where: {
       ...(filter.userId !== undefined && { userId: filter.userId }),
@@ -204,15 +224,27 @@ export async function revokeToken(
   prisma: PrismaClient,
   id: string,
   owner: { userId?: string | undefined } = {},
+  onChange?: AccountsHook<TokenChange>,
 ): Promise<TokenSummary> {
   const where = { id, ...(owner.userId !== undefined && { userId: owner.userId }) };
-  await prisma.localToken.updateMany({
-    where: { ...where, revokedAt: null },
-    data: { revokedAt: new Date() },
-  });
-  const row = await prisma.localToken.findFirst({ where, select: tokenSelect });
-  if (!row) throw new AccountError("not_found", `No token with id ${id}.`);
-  return toTokenSummary(row);
+  const revoke = async (tx: Prisma.TransactionClient) => {
+    // The write comes first (see users.ts, hookedWrite): on SQLite it takes the write lock before
+    // the read, and on PostgreSQL the row's lock, so `before` is what the revocation replaced.
+    const now = new Date();
+    const { count } = await tx.localToken.updateMany({
+      where: { ...where, revokedAt: null },
+      data: { revokedAt: now },
+    });
+    const row = await tx.localToken.findFirst({ where, select: tokenSelect });
+    if (!row) throw new AccountError("not_found", `No token with id ${id}.`);
+    const after = toTokenSummary(row);
+    // Revoking a revoked token changes nothing, so it is no change to report.
+    if (count > 0) {
+      await onChange?.(tx, { operation: "update", before: { ...after, revokedAt: null }, after });
+    }
+    return after;
+  };
+  return onChange ? prisma.$transaction(revoke) : revoke(prisma);
 }
 
 /** Deletes tokens that expired before `now` (revoked ones are kept until then, for the lists). */

@@ -1,4 +1,4 @@
-import { isUniqueViolation, type PrismaClient } from "@ratecard/db";
+import { isUniqueViolation, type Prisma, type PrismaClient } from "@ratecard/db";
 import { AccountError } from "./errors.js";
 import {
   assertPasswordPolicy,
@@ -8,6 +8,7 @@ import {
   needsRehash,
   verifyPassword,
 } from "./passwords.js";
+import { readTokens, type TokenSummary } from "./tokens.js";
 
 export const localRoles = ["admin", "reader"] as const;
 export type LocalRole = (typeof localRoles)[number];
@@ -40,6 +41,26 @@ function toLocalUser(row: {
   return { ...row, role: row.role as LocalRole };
 }
 
+/**
+ * Called with a write's transaction and what it changed, inside that transaction and after the
+ * change: whatever it writes with `tx` (an audit event) commits or rolls back with the change, and
+ * an error it throws rolls the change back. Never given a password or its hash.
+ */
+export type AccountsHook<Change> = (tx: Prisma.TransactionClient, change: Change) => Promise<void>;
+
+export type UserChange =
+  | { operation: "create"; before: null; after: LocalUser }
+  | {
+      operation: "update";
+      before: LocalUser;
+      after: LocalUser;
+      /** Whether the password was set (the hash is never given). */
+      passwordChanged: boolean;
+      /** Console sessions revoked by the new password. */
+      sessionsRevoked: number;
+    }
+  | { operation: "delete"; before: LocalUser; after: null; tokensDeleted: TokenSummary[] };
+
 const userNamePattern = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
 function assertUserName(name: string): void {
@@ -67,17 +88,24 @@ const lastAdmin = (name: string) =>
 export async function createUser(
   prisma: PrismaClient,
   input: { name: string; role: LocalRole; password: string },
+  onChange?: AccountsHook<UserChange>,
 ): Promise<LocalUser> {
   assertUserName(input.name);
   assertRole(input.role);
   assertPasswordPolicy(input.password);
   const passwordHash = await hashPassword(input.password);
+  const create = async (tx: Prisma.TransactionClient) => {
+    const user = toLocalUser(
+      await tx.localUser.create({
+        data: { name: input.name, role: input.role, passwordHash },
+        select: userSelect,
+      }),
+    );
+    await onChange?.(tx, { operation: "create", before: null, after: user });
+    return user;
+  };
   try {
-    const row = await prisma.localUser.create({
-      data: { name: input.name, role: input.role, passwordHash },
-      select: userSelect,
-    });
-    return toLocalUser(row);
+    return onChange ? await prisma.$transaction(create) : await create(prisma);
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw new AccountError("conflict", `A user named "${input.name}" already exists.`);
@@ -127,17 +155,49 @@ async function guardedWrite(
 /**
  * Changes a user's role and/or password. A new password also revokes the user's console sessions
  * (OWASP: end sessions on a credential change); API tokens stay, being credentials of their own.
- * Demoting the last admin is refused, and nothing is changed then.
+ * Demoting the last admin is refused, and nothing is changed then. With `onChange`, the whole
+ * update is one transaction (see hookedWrite).
  */
 export async function updateUser(
   prisma: PrismaClient,
   id: string,
   changes: { role?: LocalRole | undefined; password?: string | undefined },
+  onChange?: AccountsHook<UserChange>,
 ): Promise<LocalUser> {
   if (changes.role !== undefined) assertRole(changes.role);
   if (changes.password !== undefined) assertPasswordPolicy(changes.password);
   const passwordHash =
     changes.password === undefined ? undefined : await hashPassword(changes.password);
+
+  if (onChange) {
+    return hookedWrite(prisma, id, changes.role === "reader", async (tx, before) => {
+      if (changes.role === "reader") {
+        const demoted = await tx.$executeRaw`UPDATE "local_users" SET "role" = 'reader',
+          "updated_at" = ${new Date()} WHERE "id" = ${id} AND ("role" <> 'admin'
+            OR (SELECT count(*) FROM "local_users" WHERE "role" = 'admin') > 1)`;
+        if (demoted === 0) throw lastAdmin(before.name);
+      } else if (changes.role === "admin") {
+        await tx.localUser.updateMany({ where: { id }, data: { role: "admin" } });
+      }
+      let sessionsRevoked = 0;
+      if (passwordHash !== undefined) {
+        ({ count: sessionsRevoked } = await tx.localToken.updateMany({
+          where: { userId: id, kind: "session", revokedAt: null },
+          data: { revokedAt: new Date() },
+        }));
+        await tx.localUser.updateMany({ where: { id }, data: { passwordHash } });
+      }
+      const after = await readUser(tx, id);
+      await onChange(tx, {
+        operation: "update",
+        before,
+        after,
+        passwordChanged: passwordHash !== undefined,
+        sessionsRevoked,
+      });
+      return after;
+    });
+  }
 
   if (changes.role === "reader") {
     const now = new Date();
@@ -163,14 +223,64 @@ export async function updateUser(
   return getUser(prisma, id);
 }
 
-/** Deletes a user and (by the foreign key's cascade) every token of theirs; never the last admin. */
-export async function deleteUser(prisma: PrismaClient, id: string): Promise<void> {
+/**
+ * Deletes a user and (by the foreign key's cascade) every token of theirs; never the last admin.
+ * With `onChange`, one transaction (see hookedWrite) whose change lists the tokens deleted.
+ */
+export async function deleteUser(
+  prisma: PrismaClient,
+  id: string,
+  onChange?: AccountsHook<UserChange>,
+): Promise<void> {
+  if (onChange) {
+    await hookedWrite(prisma, id, true, async (tx, before) => {
+      const tokensDeleted = await readTokens(tx, { userId: id });
+      const deleted = await tx.$executeRaw`DELETE FROM "local_users" WHERE "id" = ${id}
+        AND ("role" <> 'admin' OR (SELECT count(*) FROM "local_users" WHERE "role" = 'admin') > 1)`;
+      if (deleted === 0) throw lastAdmin(before.name);
+      await onChange(tx, { operation: "delete", before, after: null, tokensDeleted });
+    });
+    return;
+  }
   const deleted = await guardedWrite(
     prisma,
     (tx) => tx.$executeRaw`DELETE FROM "local_users" WHERE "id" = ${id} AND ("role" <> 'admin'
       OR (SELECT count(*) FROM "local_users" WHERE "role" = 'admin') > 1)`,
   );
   if (deleted === 0) await refuseLastAdmin(prisma, id);
+}
+
+async function readUser(tx: Prisma.TransactionClient, id: string): Promise<LocalUser> {
+  const row = await tx.localUser.findUnique({ where: { id }, select: userSelect });
+  if (!row) throw noSuchUser(id);
+  return toLocalUser(row);
+}
+
+/**
+ * A write to one user, and its hook, in one transaction, so that the hook's audit event commits
+ * with the change or not at all (a refusal thrown by `write` rolls back both). Its first statement
+ * claims the user's row with a write that changes nothing: on SQLite that takes the write lock
+ * before anything is read (a read first could not be upgraded if another process wrote meanwhile;
+ * inside one process packages/db queues other queries behind the open transaction), on PostgreSQL
+ * it locks the row, so the `before` read next is exactly what the write replaces. Guarded writes
+ * take guardedWrite's advisory lock first on PostgreSQL, for the same reason as there. An unknown
+ * id is refused before anything is written.
+ */
+async function hookedWrite<T>(
+  prisma: PrismaClient,
+  id: string,
+  guarded: boolean,
+  write: (tx: Prisma.TransactionClient, before: LocalUser) => Promise<T>,
+): Promise<T> {
+  return prisma.$transaction(async (tx) => {
+    if (guarded && (prisma as { _activeProvider?: string })._activeProvider === "postgresql") {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(7261630741)`;
+    }
+    const claimed =
+      await tx.$executeRaw`UPDATE "local_users" SET "role" = "role" WHERE "id" = ${id}`;
+    if (claimed === 0) throw noSuchUser(id);
+    return write(tx, await readUser(tx, id));
+  });
 }
 
 /** After a guarded write changed nothing: the user is missing, or is the last admin. */

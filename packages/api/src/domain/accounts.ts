@@ -9,9 +9,12 @@ import {
   updateUser,
   type LocalRole,
   type LocalUser,
+  type TokenChange,
   type TokenSummary,
+  type UserChange,
 } from "@ratecard/accounts";
-import type { PrismaClient } from "@ratecard/db";
+import { appendAuditEvent, type Prisma, type PrismaClient } from "@ratecard/db";
+import { auditEvent, type AuditContext } from "./audit.js";
 import { fail } from "./errors.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -25,7 +28,8 @@ export interface TAccountUser {
   updatedAt: string;
 }
 
-export interface TAccountToken {
+// A type, not an interface: audit cascades take it as a plain record.
+export type TAccountToken = {
   id: string;
   userId: string;
   userName: string;
@@ -36,7 +40,7 @@ export interface TAccountToken {
   expiresAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
-}
+};
 
 function renderUser(user: LocalUser): TAccountUser {
   return {
@@ -53,6 +57,49 @@ function renderToken(token: TokenSummary): TAccountToken {
     expiresAt: token.expiresAt.toISOString(),
     lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
     revokedAt: token.revokedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * The audit event of a change to a user, appended by @ratecard/accounts inside the change's own
+ * transaction. The objects are the ones the console is shown: no password or hash is ever in them.
+ */
+function auditUser(audit: AuditContext) {
+  return async (tx: Prisma.TransactionClient, change: UserChange): Promise<void> => {
+    const resourceId = (change.after ?? change.before).id;
+    await appendAuditEvent(
+      tx,
+      auditEvent(audit, {
+        operation: change.operation,
+        resourceType: "user",
+        resourceId,
+        before: change.before && renderUser(change.before),
+        after: change.after && renderUser(change.after),
+        ...(change.operation === "update" &&
+          change.passwordChanged && {
+            cascade: { password_changed: true, sessions_revoked: change.sessionsRevoked },
+          }),
+        ...(change.operation === "delete" && {
+          cascade: { deleted: { tokens: change.tokensDeleted.map(renderToken) } },
+        }),
+      }),
+    );
+  };
+}
+
+/** Likewise for a token: its summary (id, owner, kind, name, first characters), never its hash. */
+function auditToken(audit: AuditContext) {
+  return async (tx: Prisma.TransactionClient, change: TokenChange): Promise<void> => {
+    await appendAuditEvent(
+      tx,
+      auditEvent(audit, {
+        operation: change.operation,
+        resourceType: "token",
+        resourceId: change.after.id,
+        before: change.before && renderToken(change.before),
+        after: renderToken(change.after),
+      }),
+    );
   };
 }
 
@@ -80,21 +127,34 @@ export async function listAccountUsers(prisma: PrismaClient): Promise<TAccountUs
 export function createAccountUser(
   prisma: PrismaClient,
   input: { name: string; role: LocalRole; password: string },
+  audit: AuditContext,
 ): Promise<TAccountUser> {
-  return accountCall(async () => renderUser(await createUser(prisma, input)));
+  return accountCall(async () => renderUser(await createUser(prisma, input, auditUser(audit))));
 }
 
 export function updateAccountUser(
   prisma: PrismaClient,
   input: { id: string; role?: LocalRole | undefined; password?: string | undefined },
+  audit: AuditContext,
 ): Promise<TAccountUser> {
   return accountCall(async () =>
-    renderUser(await updateUser(prisma, input.id, { role: input.role, password: input.password })),
+    renderUser(
+      await updateUser(
+        prisma,
+        input.id,
+        { role: input.role, password: input.password },
+        auditUser(audit),
+      ),
+    ),
   );
 }
 
-export function deleteAccountUser(prisma: PrismaClient, id: string): Promise<void> {
-  return accountCall(() => deleteUser(prisma, id));
+export function deleteAccountUser(
+  prisma: PrismaClient,
+  id: string,
+  audit: AuditContext,
+): Promise<void> {
+  return accountCall(() => deleteUser(prisma, id, auditUser(audit)));
 }
 
 /**
@@ -134,15 +194,15 @@ export function createAccountToken(
   prisma: PrismaClient,
   scope: TokenScope,
   input: { name: string; expiresInDays: number },
+  audit: AuditContext,
 ): Promise<{ secret: string; token: TAccountToken }> {
   const userId = ownUserId(scope);
   return accountCall(async () => {
-    const { secret, token } = await issueToken(prisma, {
-      userId,
-      kind: "api",
-      name: input.name,
-      ttlMs: input.expiresInDays * DAY_MS,
-    });
+    const { secret, token } = await issueToken(
+      prisma,
+      { userId, kind: "api", name: input.name, ttlMs: input.expiresInDays * DAY_MS },
+      auditToken(audit),
+    );
     return { secret, token: renderToken(token) };
   });
 }
@@ -151,7 +211,10 @@ export function revokeAccountToken(
   prisma: PrismaClient,
   scope: TokenScope,
   id: string,
+  audit: AuditContext,
 ): Promise<TAccountToken> {
   const owner = scope.canManageAccounts ? {} : { userId: ownUserId(scope) };
-  return accountCall(async () => renderToken(await revokeToken(prisma, id, owner)));
+  return accountCall(async () =>
+    renderToken(await revokeToken(prisma, id, owner, auditToken(audit))),
+  );
 }

@@ -33,6 +33,9 @@ export const AUDIT_RESOURCE_TYPES = [
   "threshold",
   "script",
   "module",
+  // Local accounts (AUTH_STRATEGY=local): users and API tokens, never a password or secret.
+  "user",
+  "token",
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 export const AUDIT_OPERATIONS = ["create", "update", "delete"] as const;
@@ -44,8 +47,14 @@ export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
  * it, so that the trail can be replayed without the parent's children having events of their own.
  */
 export interface AuditCascade {
-  deleted?: Partial<Record<"fields" | "mappings" | "thresholds", Record<string, unknown>[]>>;
+  deleted?: Partial<
+    Record<"fields" | "mappings" | "thresholds" | "tokens", Record<string, unknown>[]>
+  >;
   detached?: Partial<Record<"mappings" | "thresholds", Record<string, unknown>[]>>;
+  /** A user's update that set a new password (never the password or its hash) ... */
+  password_changed?: true;
+  /** ... and so revoked this many of the user's console sessions. */
+  sessions_revoked?: number;
 }
 
 export interface AuditChange {
@@ -54,8 +63,8 @@ export interface AuditChange {
   resourceId: string;
   /** The object as its REST answer shows it (with its revision), null for a create. */
   before: object | null;
-  /** Likewise after the change, null for a delete. */
-  after: (object & { revision: number }) | null;
+  /** Likewise after the change, null for a delete (users and tokens have no revision). */
+  after: (object & { revision?: number }) | null;
   cascade?: AuditCascade;
 }
 

@@ -17,6 +17,7 @@ import {
   type TokenScope,
 } from "../domain/accounts.js";
 import { publicProcedure, router, type Context } from "../trpc.js";
+import { auditOf } from "./revisions.js";
 
 // RPC only (no `meta.openapi`): the console's page for local accounts. The HTTP edge requires
 // `ratecard:manage_accounts` for `users.*`; `tokens.*` act on the caller's own API tokens unless
@@ -74,17 +75,17 @@ const usersRouter = router({
   create: publicProcedure
     .input(z.object({ name: z.string().max(64), role: ZRole, password: ZPassword }))
     .output(ZAccountUser)
-    .mutation(({ ctx, input }) => createAccountUser(ctx.prisma, input)),
+    .mutation(({ ctx, input }) => createAccountUser(ctx.prisma, input, auditOf(ctx))),
 
   update: publicProcedure
     .input(z.object({ id: ZPathId, role: ZRole.optional(), password: ZPassword.optional() }))
     .output(ZAccountUser)
-    .mutation(({ ctx, input }) => updateAccountUser(ctx.prisma, input)),
+    .mutation(({ ctx, input }) => updateAccountUser(ctx.prisma, input, auditOf(ctx))),
 
   delete: publicProcedure
     .input(z.object({ id: ZPathId }))
     .output(z.void())
-    .mutation(({ ctx, input }) => deleteAccountUser(ctx.prisma, input.id)),
+    .mutation(({ ctx, input }) => deleteAccountUser(ctx.prisma, input.id, auditOf(ctx))),
 });
 
 const tokensRouter = router({
@@ -103,12 +104,16 @@ const tokensRouter = router({
       }),
     )
     .output(z.object({ secret: z.string(), token: ZAccountToken }))
-    .mutation(({ ctx, input }) => createAccountToken(ctx.prisma, tokenScope(ctx), input)),
+    .mutation(({ ctx, input }) =>
+      createAccountToken(ctx.prisma, tokenScope(ctx), input, auditOf(ctx)),
+    ),
 
   revoke: publicProcedure
     .input(z.object({ id: ZPathId }))
     .output(ZAccountToken)
-    .mutation(({ ctx, input }) => revokeAccountToken(ctx.prisma, tokenScope(ctx), input.id)),
+    .mutation(({ ctx, input }) =>
+      revokeAccountToken(ctx.prisma, tokenScope(ctx), input.id, auditOf(ctx)),
+    ),
 });
 
 export const accountsRouter = router({ users: usersRouter, tokens: tokensRouter });
