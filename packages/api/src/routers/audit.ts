@@ -77,15 +77,31 @@ export const ZAuditEvent = z
     resource_revision: z
       .int()
       .nullable()
-      .meta({ description: "The resource's revision after the change; null for a delete." }),
+      .meta({
+        description:
+          "The resource's revision after the change; null for a delete, a user or a token.",
+      }),
     before: z.record(z.string(), z.unknown()).nullable(),
     after: z.record(z.string(), z.unknown()).nullable(),
     cascade: z
       .object({
         deleted: z
-          .object({ fields: ZRuleObjects, mappings: ZRuleObjects, thresholds: ZRuleObjects })
+          .object({
+            fields: ZRuleObjects,
+            mappings: ZRuleObjects,
+            thresholds: ZRuleObjects,
+            tokens: ZRuleObjects,
+          })
           .optional(),
         detached: z.object({ mappings: ZRuleObjects, thresholds: ZRuleObjects }).optional(),
+        password_changed: z
+          .literal(true)
+          .optional()
+          .meta({ description: "A user's update set a new password (never shown)." }),
+        sessions_revoked: z
+          .int()
+          .optional()
+          .meta({ description: "The console sessions that new password revoked." }),
       })
       .nullable(),
   })
