@@ -10,6 +10,7 @@ import { typesRouter } from "./routers/hashmap/types.js";
 import { infoRouter } from "./routers/info.js";
 import { modulesRouter } from "./routers/modules.js";
 import { ratingRouter } from "./routers/rating.js";
+import { rulesetRouter } from "./routers/ruleset.js";
 import { scriptsRouter } from "./routers/pyscripts/scripts.js";
 import { router } from "./trpc.js";
 
@@ -31,6 +32,7 @@ export const appRouter = router({
   info: infoRouter,
   accounts: accountsRouter,
   audit: auditRouter,
+  ruleset: rulesetRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -20,6 +20,11 @@ export interface RestOutcome {
   status?: 201 | 204;
   /** The id of a created object: the REST layer answers with `Location: <collection>/<id>`. */
   createdId?: string;
+  /**
+   * The answer's exact text in place of the output as JSON (the rule-set document's canonical
+   * JSON or YAML), with its media type and entity tag (If-None-Match is answered 304).
+   */
+  representation?: { contentType: string; text: string; etag: string };
 }
 
 /** Who made a request, as the HTTP edge authenticated it: recorded with every change. */

@@ -63,6 +63,7 @@ const ratecardRules = {
   "ratecard:manage_accounts": "role:admin",
   "ratecard:list_metrics": "rule:info:list_metrics_info",
   "ratecard:read_audit": "role:admin",
+  "ratecard:export_ruleset": "rule:ratecard:read_rules",
 } as const satisfies Record<string, string>;
 
 /** Rules for what Ratecard adds to CloudKitty's API; they default to CloudKitty's rules for the same data. */
@@ -85,4 +86,6 @@ export const RULE_DESCRIPTIONS: Record<keyof typeof ratecardRules, string> = {
     "List the metrics from the metrics file, which the console suggests as service names.",
   "ratecard:read_audit":
     "Read the audit trail: every change to every resource, with who made it and the data before and after.",
+  "ratecard:export_ruleset":
+    "Export the whole rule set as one document, and plan the changes a document would make (reads only).",
 };

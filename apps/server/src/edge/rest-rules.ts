@@ -12,6 +12,7 @@ const INFO_CONFIG = /^\/v1\/info\/config$/i;
 const INFO_METRICS = /^\/v1\/info\/(metrics|services)$/i;
 const INFO_METRIC = /^\/v1\/info\/(metrics|services)\/[^/]+$/i;
 const AUDIT = /^\/v1\/ratecard\/audit$/i;
+const RULESET = /^\/v1\/ratecard\/ruleset(\/plan)?$/i;
 
 /** The rules a request must pass, in order (the first refused one is named in the 403). */
 export function restRules(method: string, path: string): string[] {
@@ -41,5 +42,6 @@ export function restRules(method: string, path: string): string[] {
   if (INFO_METRICS.test(path)) return ["info:list_metrics_info"];
   if (INFO_METRIC.test(path)) return ["info:get_metric_info"];
   if (AUDIT.test(path)) return ["ratecard:read_audit"];
+  if (RULESET.test(path)) return ["ratecard:export_ruleset"];
   return [];
 }

@@ -9,6 +9,7 @@ export function rpcRule(path: string, type: ProcedureType): string | null | unde
   if (path.startsWith("accounts.users.")) return "ratecard:manage_accounts";
   if (path.startsWith("accounts.tokens.")) return null;
   if (path.startsWith("audit.")) return "ratecard:read_audit";
+  if (path === "ruleset.export" || path === "ruleset.plan") return "ratecard:export_ruleset";
   if (path === "hashmap.preview") return "ratecard:preview";
   if (path === "hashmap.warnings") return "ratecard:warnings";
   if (path === "rating.quote") return "rating:quote";

@@ -167,6 +167,13 @@ function nestingDepth(root: unknown): number {
   return deepest;
 }
 
+/** If-None-Match's weak comparison (RFC 9110): `*`, or one of its tags with or without `W/`. */
+function matchesEntityTag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === "*") return true;
+  return ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+}
+
 function readQuery(url: URL): Record<string, string> {
   const query: Record<string, string> = {};
   for (const [key, value] of url.searchParams) {
@@ -465,8 +472,11 @@ export function createRestHandler(options: RestHandlerOptions) {
       }
       input = route.inputSource === "query" ? query : (body ?? {});
       // `revision` is the RPC's name for If-Match: a REST request naming it names an attribute
-      // CloudKitty does not have.
-      if (Object.hasOwn(input as JsonObject, "revision")) {
+      // CloudKitty does not have. A rule-set document (Ratecard's own path) carries its own.
+      if (
+        Object.hasOwn(input as JsonObject, "revision") &&
+        !route.procedurePath.startsWith("ruleset.")
+      ) {
         const issue = { code: "unrecognized_keys", keys: ["revision"], path: [], message: "" };
         throw new HttpFault(
           400,
@@ -498,6 +508,15 @@ export function createRestHandler(options: RestHandlerOptions) {
       const outcome = context.rest;
       if (outcome.status === 204) {
         res.writeHead(204).end();
+        return;
+      }
+      if (outcome.representation) {
+        const { contentType, text, etag } = outcome.representation;
+        if (matchesEntityTag(req.headers["if-none-match"], etag)) {
+          res.writeHead(304, { ETag: etag }).end();
+          return;
+        }
+        res.writeHead(outcome.status ?? 200, { "Content-Type": contentType, ETag: etag }).end(text);
         return;
       }
       const headers: Record<string, string> = { "Content-Type": "application/json" };

@@ -1,0 +1,87 @@
+import type { Prisma, PrismaClient } from "@ratecard/db";
+import {
+  exportRuleSet,
+  formatIssue,
+  planRuleSet,
+  serializeRuleSet,
+  validateRuleSet,
+  type RuleSetDocument,
+  type RuleSetFormat,
+  type RuleSetIssue,
+  type RuleSetPlan,
+} from "@ratecard/ruleset";
+import { fail } from "./errors.js";
+
+// The whole rule set as one reviewable document (issue 14): export and plan. The document's
+// format, canonical text and plans are @ratecard/ruleset's; this module decides what the revision
+// is and reads it in the same snapshot as the rules.
+
+/** The client is typed against SQLite's, whose isolation type lists Serializable only. */
+const REPEATABLE_READ = "RepeatableRead" as "Serializable";
+
+/**
+ * Whether `prisma` talks to PostgreSQL. The context carries the client only; Prisma's client knows
+ * its provider (an internal member, read defensively: anything else is treated as SQLite).
+ */
+function isPostgres(prisma: PrismaClient): boolean {
+  return (prisma as unknown as { _activeProvider?: string })._activeProvider === "postgresql";
+}
+
+/**
+ * The rule set's revision: the newest audit event's number. Every change appends one in its own
+ * transaction, so the number moves with every change and never comes back ("0": no change yet).
+ */
+async function revisionOf(tx: Prisma.TransactionClient): Promise<string> {
+  const newest = await tx.auditEvent.findFirst({ orderBy: { seq: "desc" }, select: { seq: true } });
+  return String(newest?.seq ?? 0);
+}
+
+/**
+ * The current rule set and its revision, read in one snapshot: SQLite's transactions are
+ * serializable; PostgreSQL's READ COMMITTED default could show a change's rules without its audit
+ * event, hence REPEATABLE READ there.
+ */
+export async function currentRuleSet(prisma: PrismaClient): Promise<RuleSetDocument> {
+  return prisma.$transaction(
+    async (tx) => exportRuleSet(tx, { revision: await revisionOf(tx) }),
+    isPostgres(prisma) ? { isolationLevel: REPEATABLE_READ } : {},
+  );
+}
+
+/** The document and its canonical text in `format` (the same rule set gives the same bytes). */
+export async function exportRuleSetText(
+  prisma: PrismaClient,
+  format: RuleSetFormat,
+): Promise<{ document: RuleSetDocument; text: string }> {
+  const document = await currentRuleSet(prisma);
+  return { document, text: serializeRuleSet(document, format) };
+}
+
+/** Most issues a refusal lists; a document that wrong has more to fix than one answer can say. */
+const MAX_ISSUES_SHOWN = 50;
+
+function describeIssues(issues: readonly RuleSetIssue[]): string {
+  const shown = issues.slice(0, MAX_ISSUES_SHOWN).map(formatIssue);
+  const more = issues.length - shown.length;
+  return (
+    `Invalid rule set document (${issues.length} error${issues.length === 1 ? "" : "s"}): ` +
+    shown.join("; ") +
+    (more > 0 ? `; and ${more} more` : "")
+  );
+}
+
+/** A document as received (parsed JSON), validated: every error at once, with its JSON path. */
+export function readRuleSetDocument(value: unknown): RuleSetDocument {
+  const validation = validateRuleSet(value);
+  if (!validation.ok) throw fail.badRequest(describeIssues(validation.issues));
+  return validation.document;
+}
+
+/** The plan that would turn the current rule set into `desired`. Reads only. */
+export async function planRuleSetChange(
+  prisma: PrismaClient,
+  desired: unknown,
+): Promise<RuleSetPlan> {
+  const document = readRuleSetDocument(desired);
+  return planRuleSet(await currentRuleSet(prisma), document);
+}
