@@ -8,6 +8,7 @@ import { migrateDatabase, openDatabase, type Database, type PrismaClient } from 
 import {
   AccountError,
   authenticateToken,
+  type AccountsHook,
   checkPassword,
   createUser,
   deleteExpiredTokens,
@@ -452,6 +453,145 @@ describe("ensureFirstAdmin", () => {
       expect(await checkPassword(prisma, "admin", password.trim())).not.toBeNull();
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe("change hooks", () => {
+  /** Records every change, and writes a row with the hook's transaction as an audit event would. */
+  function recorder() {
+    const changes: unknown[] = [];
+    const hook = async (tx: Parameters<AccountsHook<unknown>>[0], change: unknown) => {
+      changes.push(change);
+      await tx.localUser.updateMany({ where: { name: "witness" }, data: { role: "admin" } });
+    };
+    return { changes, hook };
+  }
+
+  it("reports each write inside its transaction, never with a password or hash", async () => {
+    const { changes, hook } = recorder();
+    await createUser(prisma, { name: "keeper", role: "admin", password: PASSWORD });
+    const user = await createUser(prisma, { name: "hooked", role: "reader", password: PASSWORD });
+    await issueToken(prisma, { userId: user.id, kind: "session", ttlMs: HOUR });
+    const made = await createUser(
+      prisma,
+      { name: "made", role: "admin", password: PASSWORD },
+      hook,
+    );
+    const promoted = await updateUser(prisma, user.id, { role: "admin" }, hook);
+    const demoted = await updateUser(prisma, user.id, { role: "reader" }, hook);
+    const rekeyed = await updateUser(prisma, user.id, { password: "a brand new password" }, hook);
+    const { token } = await issueToken(
+      prisma,
+      { userId: user.id, kind: "api", name: "ci", ttlMs: HOUR },
+      hook,
+    );
+    const revoked = await revokeToken(prisma, token.id, {}, hook);
+    await revokeToken(prisma, token.id, {}, hook); // already revoked: no change, no report
+    await deleteUser(prisma, user.id, hook);
+    expect(changes).toEqual([
+      { operation: "create", before: null, after: made },
+      {
+        operation: "update",
+        before: expect.objectContaining({ id: user.id, role: "reader" }),
+        after: promoted,
+        passwordChanged: false,
+        sessionsRevoked: 0,
+      },
+      {
+        operation: "update",
+        before: promoted,
+        after: demoted,
+        passwordChanged: false,
+        sessionsRevoked: 0,
+      },
+      {
+        operation: "update",
+        before: demoted,
+        after: rekeyed,
+        passwordChanged: true,
+        sessionsRevoked: 1,
+      },
+      { operation: "create", before: null, after: token },
+      { operation: "update", before: { ...revoked, revokedAt: null }, after: revoked },
+      {
+        operation: "delete",
+        before: rekeyed,
+        after: null,
+        tokensDeleted: [
+          expect.objectContaining({ kind: "session" }),
+          expect.objectContaining({ id: token.id }),
+        ],
+      },
+    ]);
+    expect(JSON.stringify(changes)).not.toMatch(/argon2|hash|rcs?_[A-Za-z0-9_-]{43}/i);
+  });
+
+  it("rolls the write back when the hook fails, and calls no hook for a refusal", async () => {
+    const failing = async () => {
+      throw new Error("hook failed");
+    };
+    const root = await createUser(prisma, { name: "root", role: "admin", password: PASSWORD });
+    const user = await createUser(prisma, { name: "u", role: "reader", password: PASSWORD });
+    await expect(
+      createUser(prisma, { name: "never", role: "reader", password: PASSWORD }, failing),
+    ).rejects.toThrow("hook failed");
+    await expect(updateUser(prisma, user.id, { role: "admin" }, failing)).rejects.toThrow();
+    await expect(deleteUser(prisma, user.id, failing)).rejects.toThrow();
+    await expect(
+      issueToken(prisma, { userId: user.id, kind: "api", name: "x", ttlMs: HOUR }, failing),
+    ).rejects.toThrow();
+    expect((await listUsers(prisma)).map((u) => [u.name, u.role])).toEqual([
+      ["root", "admin"],
+      ["u", "reader"],
+    ]);
+    expect(await listTokens(prisma)).toEqual([]);
+
+    const { changes, hook } = recorder();
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    await expectAccountError(
+      createUser(prisma, { name: "u", role: "reader", password: PASSWORD }, hook),
+      "conflict",
+      /already exists/,
+    );
+    await expectAccountError(
+      updateUser(prisma, unknown, { role: "admin" }, hook),
+      "not_found",
+      /No user/,
+    );
+    await expectAccountError(deleteUser(prisma, unknown, hook), "not_found", /No user/);
+    await expectAccountError(
+      updateUser(prisma, root.id, { role: "reader" }, hook),
+      "conflict",
+      /last admin/,
+    );
+    await expectAccountError(deleteUser(prisma, root.id, hook), "conflict", /last admin/);
+    await expectAccountError(
+      issueToken(prisma, { userId: unknown, kind: "api", name: "x", ttlMs: HOUR }, hook),
+      "not_found",
+      /No user/,
+    );
+    await expectAccountError(revokeToken(prisma, unknown, {}, hook), "not_found", /No token/);
+    expect(changes).toEqual([]);
+  });
+
+  it("keeps one admin when hooked demotions and deletions race", async () => {
+    const { hook } = recorder();
+    for (let round = 0; round < 3; round++) {
+      await prisma.localUser.deleteMany();
+      const a = await createUser(prisma, { name: "a", role: "admin", password: PASSWORD });
+      const b = await createUser(prisma, { name: "b", role: "admin", password: PASSWORD });
+      const results = await Promise.allSettled([
+        updateUser(prisma, a.id, { role: "reader" }, hook),
+        round === 0
+          ? updateUser(prisma, b.id, { role: "reader" }, hook)
+          : deleteUser(prisma, b.id, hook),
+      ]);
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      expect(results.find((r) => r.status === "rejected")?.reason).toMatchObject({
+        kind: "conflict",
+      });
+      expect(await prisma.localUser.count({ where: { role: "admin" } })).toBe(1);
     }
   });
 });
