@@ -528,9 +528,7 @@ describe("change hooks", () => {
   });
 
   it("rolls the write back when the hook fails, and calls no hook for a refusal", async () => {
-    const failing = async () => {
-      throw new Error("hook failed");
-    };
+    const failing = () => Promise.reject(new Error("hook failed"));
     const root = await createUser(prisma, { name: "root", role: "admin", password: PASSWORD });
     const user = await createUser(prisma, { name: "u", role: "reader", password: PASSWORD });
     await expect(
