@@ -105,7 +105,12 @@ export function RuleList({
         />
       )}
       <p className="result-count" role="status" aria-live="polite">
-        {loading ? `Loading ${noun}s…` : countText(shown.length, ofKind.length, noun)}
+        {/* Under an error the rules are unknown, not zero. */}
+        {loading
+          ? `Loading ${noun}s…`
+          : error
+            ? null
+            : countText(shown.length, ofKind.length, noun)}
       </p>
       {error ??
         (loading ? (
