@@ -112,6 +112,8 @@ function expectedRules(method: string, template: string): string[] {
   }
   // Ratecard's own path, outside CloudKitty's namespaces.
   if (template === "/v1/ratecard/audit") return ["ratecard:read_audit"];
+  if (template === "/v1/ratecard/ruleset" || template === "/v1/ratecard/ruleset/plan")
+    return ["ratecard:export_ruleset"];
   // rating:quote and info:* default to "" (any valid token).
   return [];
 }
@@ -124,6 +126,11 @@ const RULES_ONLY_ADMINS_PASS = new Set([
   // Ratecard's audit trail, like its account management, is for admins only.
   "ratecard:read_audit",
 ]);
+
+/** Rules that readers pass too (`role:reader or rule:rating:module_config`). */
+const RULES_READERS_PASS = new Set(["ratecard:export_ruleset"]);
+/** The callers of REFUSED_BY_ADMIN_RULES without Keystone's reader role in a project. */
+const NOT_READERS = new Set(["ratecard (service)", "unscoped"]);
 
 interface RouteCase extends Route {
   /** The OpenAPI template (or a description of the extra form). */
@@ -322,7 +329,11 @@ describe.skipIf(!haveKeystone)("AUTH_STRATEGY=keystone over HTTP", () => {
     "refuses %s every admin route with the rule's 403, and lets it quote and read /v1/info",
     async (name) => {
       const found = await mismatches(tokenOf(name), (route, answer) => {
-        const refused = route.rules.find((rule) => RULES_ONLY_ADMINS_PASS.has(rule));
+        const refused = route.rules.find(
+          (rule) =>
+            RULES_ONLY_ADMINS_PASS.has(rule) ||
+            (NOT_READERS.has(name) && RULES_READERS_PASS.has(rule)),
+        );
         if (refused) {
           const fault = policyFault(refused);
           const ok = answer.status === 403 && JSON.stringify(answer.body) === JSON.stringify(fault);

@@ -241,6 +241,32 @@ describe("export and plan (noauth)", () => {
     expect((await api.get(RULESET)).text).toBe(exported.text);
   });
 
+  it("reads a YAML document (application/yaml) as the export gives it", async () => {
+    const yaml = await (await fetch(new URL(`${RULESET}?format=yaml`, server.baseUrl))).text();
+    const headers = { "Content-Type": "application/yaml" };
+    const plan = await api.post(PLAN, yaml, { headers });
+    expect(plan.status, plan.text).toBe(200);
+    expect(plan.body.operations).toEqual([]);
+
+    const edited = yaml.replace('cost: "0.0125"', 'cost: "0.02"');
+    expect(edited).not.toBe(yaml);
+    const changed = await api.post(PLAN, edited, { headers });
+    expect(changed.body.operations.map((op: any) => [op.op, op.id])).toEqual([
+      ["update", ids.small],
+    ]);
+
+    // A YAML number would go through a binary float: refused with its path.
+    const numeric = await api.post(PLAN, yaml.replace('cost: "0.0125"', "cost: 0.0125"), {
+      headers,
+    });
+    expectFault(numeric, 400, /services\[0\]\.fields\[0\]\.mappings\[1\]\.cost: /);
+    expectFault(
+      await api.post(PLAN, "a: 1\na: 2\n", { headers }),
+      400,
+      /^Request is not in valid YAML format: /,
+    );
+  });
+
   it("serves the same over RPC", async () => {
     const exported = await api.get(RULESET);
     const overRpc = await rpc(server.baseUrl, "ruleset.export", undefined);

@@ -7,6 +7,7 @@ import {
 } from "@trpc/server";
 import { isLosslessNumber, parse as parseJsonLosslessly } from "lossless-json";
 import getRawBody from "raw-body";
+import YAML from "yaml";
 import {
   coerceSchema,
   getInputOutputParsers,
@@ -67,6 +68,8 @@ async function readJsonBody(
   req: IncomingMessage,
   limit: number,
   method: string,
+  /** Whether the route also reads YAML (a rule-set document, as a team keeps it in git). */
+  yaml = false,
 ): Promise<JsonObject | undefined> {
   let raw: string;
   try {
@@ -86,6 +89,7 @@ async function readJsonBody(
   }
   if (raw.trim() === "") return undefined;
   const type = mediaType(req);
+  if (yaml && type !== undefined && YAML_TYPES.has(type)) return readYamlObject(raw);
   if (type !== "application/json") throw new HttpFault(415, `Unknown mimetype: ${type ?? "None"}`);
   let parsed: unknown;
   let notText = false;
@@ -123,6 +127,34 @@ async function readJsonBody(
     throw new HttpFault(400, "Request body must be a JSON object");
   }
   return parsed as JsonObject;
+}
+
+const YAML_TYPES = new Set(["application/yaml", "application/x-yaml", "text/yaml"]);
+
+/**
+ * A YAML body as a JSON object: YAML 1.2's core schema (`yes` stays a string), one document,
+ * duplicate keys refused, as @ratecard/ruleset reads a rule-set file.
+ */
+function readYamlObject(raw: string): JsonObject {
+  const parsed = YAML.parseDocument(raw, { uniqueKeys: true, prettyErrors: false });
+  const problem = [...parsed.errors, ...parsed.warnings][0];
+  if (problem) {
+    throw new HttpFault(
+      400,
+      `Request is not in valid YAML format: ${problem.message.split("\n")[0]}`,
+    );
+  }
+  const value: unknown = parsed.toJS({ maxAliasCount: 100 });
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new HttpFault(400, "Request body must be a YAML mapping");
+  }
+  if (nestingDepth(value) > MAX_NESTING) {
+    throw new HttpFault(
+      400,
+      `Request body nests objects and arrays deeper than ${MAX_NESTING} levels`,
+    );
+  }
+  return value as JsonObject;
 }
 
 /**
@@ -446,7 +478,12 @@ export function createRestHandler(options: RestHandlerOptions) {
       const body =
         method === "HEAD" || (method === "GET" && !announcesBody(req))
           ? undefined
-          : await readJsonBody(req, options.bodyLimitBytes, method);
+          : await readJsonBody(
+              req,
+              options.bodyLimitBytes,
+              method,
+              url.pathname.startsWith("/v1/ratecard/ruleset"),
+            );
       const resolved = resolveRoute(routes, method, path);
       if ("relocate" in resolved) {
         route = resolved.relocate;
