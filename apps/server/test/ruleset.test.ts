@@ -238,6 +238,14 @@ describe("export and plan (noauth)", () => {
     expect(message).toContain("services[1].mappings[0]");
     expect(message).toContain("groups[0].id");
     expectFault(await api.post(PLAN, "[1]"), 400, "Request body must be a JSON object");
+    // As in a file: a JSON number is refused where a decimal string belongs.
+    const numeric = structuredClone(exported.body);
+    numeric.services[1].thresholds[0].level = 100;
+    expectFault(
+      await api.post(PLAN, numeric),
+      400,
+      /^Invalid rule set document \(1 error\): services\[1\]\.thresholds\[0\]\.level: /,
+    );
     expect((await api.get(RULESET)).text).toBe(exported.text);
   });
 

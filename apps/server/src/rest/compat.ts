@@ -68,8 +68,12 @@ async function readJsonBody(
   req: IncomingMessage,
   limit: number,
   method: string,
-  /** Whether the route also reads YAML (a rule-set document, as a team keeps it in git). */
-  yaml = false,
+  /**
+   * Whether the body is a rule-set document: YAML is read too (as a team keeps it in git), and
+   * numbers stay numbers, so that a cost written as a number is refused with its path (it would
+   * have gone through a binary float in any other reader of the file).
+   */
+  ruleSet = false,
 ): Promise<JsonObject | undefined> {
   let raw: string;
   try {
@@ -89,7 +93,7 @@ async function readJsonBody(
   }
   if (raw.trim() === "") return undefined;
   const type = mediaType(req);
-  if (yaml && type !== undefined && YAML_TYPES.has(type)) return readYamlObject(raw);
+  if (ruleSet && type !== undefined && YAML_TYPES.has(type)) return readYamlObject(raw);
   if (type !== "application/json") throw new HttpFault(415, `Unknown mimetype: ${type ?? "None"}`);
   let parsed: unknown;
   let notText = false;
@@ -100,7 +104,7 @@ async function readJsonBody(
       if (LONE_SURROGATE.test(key) || (typeof value === "string" && LONE_SURROGATE.test(value)))
         notText = true;
       if (!isLosslessNumber(value)) return value;
-      return DECIMAL_KEYS.has(key) ? value.toString() : Number(value.toString());
+      return DECIMAL_KEYS.has(key) && !ruleSet ? value.toString() : Number(value.toString());
     });
   } catch {
     throw new HttpFault(400, "Request is not in valid JSON format");
