@@ -1,4 +1,4 @@
-import { isUniqueViolation, type Prisma, type PrismaClient } from "@ratecard/db";
+import { clientProvider, isUniqueViolation, type Prisma, type PrismaClient } from "@ratecard/db";
 import { AccountError } from "./errors.js";
 import {
   assertPasswordPolicy,
@@ -141,8 +141,7 @@ async function guardedWrite(
   prisma: PrismaClient,
   statement: (tx: Pick<PrismaClient, "$executeRaw">) => ReturnType<PrismaClient["$executeRaw"]>,
 ): Promise<number> {
-  // Prisma's own name for the client's database (packages/db does not say it on the client).
-  if ((prisma as { _activeProvider?: string })._activeProvider !== "postgresql") {
+  if (clientProvider(prisma) !== "postgresql") {
     return statement(prisma);
   }
   return prisma.$transaction(async (tx) => {
@@ -273,7 +272,7 @@ async function hookedWrite<T>(
   write: (tx: Prisma.TransactionClient, before: LocalUser) => Promise<T>,
 ): Promise<T> {
   return prisma.$transaction(async (tx) => {
-    if (guarded && (prisma as { _activeProvider?: string })._activeProvider === "postgresql") {
+    if (guarded && clientProvider(prisma) === "postgresql") {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(7261630741)`;
     }
     const claimed =

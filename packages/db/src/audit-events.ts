@@ -1,3 +1,4 @@
+import { clientProvider } from "./database.js";
 import type { Prisma, PrismaClient } from "./generated/prisma/client.js";
 
 // The audit trail's one write: an event appended in the transaction of the change it records.
@@ -33,8 +34,7 @@ export async function appendAuditEvent(
   tx: Prisma.TransactionClient | PrismaClient,
   event: NewAuditEvent,
 ): Promise<void> {
-  // Prisma's own name for the client's database (a transaction client forwards it).
-  if ((tx as { _activeProvider?: string })._activeProvider === "postgresql") {
+  if (clientProvider(tx) === "postgresql") {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${AUDIT_ORDER_LOCK}::bigint)`;
   }
   await tx.auditEvent.create({ data: event });

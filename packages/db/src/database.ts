@@ -69,6 +69,20 @@ export interface Database {
 }
 
 /** Which database a DATABASE_URL names, or an error that says what is supported. */
+/**
+ * The database a Prisma client (or one of its transaction clients) talks to. Code that only holds
+ * a client, such as the domain and the accounts, asks here instead of being told. Prisma keeps the
+ * generated client's provider in an internal member that transaction clients forward; this is the
+ * one place that reads it, so a Prisma upgrade that renames it breaks here, in
+ * packages/db/test/schema.test.ts, and not silently in every caller.
+ */
+export function clientProvider(client: object): DatabaseProvider {
+  const provider = (client as { _activeProvider?: unknown })._activeProvider;
+  if (provider === "postgresql") return "postgresql";
+  if (provider === "sqlite") return "sqlite";
+  throw new Error(`Not a Ratecard database client (its provider is ${String(provider)})`);
+}
+
 export function databaseProvider(url: string): DatabaseProvider {
   if (url.startsWith("file:")) return "sqlite";
   if (url.startsWith("postgresql://") || url.startsWith("postgres://")) return "postgresql";

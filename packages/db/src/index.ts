@@ -1,4 +1,5 @@
 export {
+  clientProvider,
   databaseProvider,
   openDatabase,
   redactUrl,

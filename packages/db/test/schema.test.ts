@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  clientProvider,
   isCheckViolation,
   isForeignKeyViolation,
   isUniqueViolation,
@@ -54,6 +55,12 @@ describe.each(providers)("on %s", (provider) => {
   async function service(name: string) {
     return database.prisma.service.create({ data: { name } });
   }
+
+  it("its client and its transaction clients say which database they talk to", async () => {
+    expect(clientProvider(database.prisma)).toBe(provider);
+    expect(await database.prisma.$transaction(async (tx) => clientProvider(tx))).toBe(provider);
+    expect(() => clientProvider({})).toThrow(/Not a Ratecard database client/);
+  });
 
   describe("migrations", () => {
     it("create the file and its directories, and apply again without change", async () => {

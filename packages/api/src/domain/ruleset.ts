@@ -1,4 +1,4 @@
-import type { Prisma, PrismaClient } from "@ratecard/db";
+import { clientProvider, type Prisma, type PrismaClient } from "@ratecard/db";
 import {
   exportRuleSet,
   formatIssue,
@@ -19,12 +19,8 @@ import { fail } from "./errors.js";
 /** The client is typed against SQLite's, whose isolation type lists Serializable only. */
 const REPEATABLE_READ = "RepeatableRead" as "Serializable";
 
-/**
- * Whether `prisma` talks to PostgreSQL. The context carries the client only; Prisma's client knows
- * its provider (an internal member, read defensively: anything else is treated as SQLite).
- */
 function isPostgres(prisma: PrismaClient): boolean {
-  return (prisma as unknown as { _activeProvider?: string })._activeProvider === "postgresql";
+  return clientProvider(prisma) === "postgresql";
 }
 
 /**
