@@ -74,13 +74,10 @@ export const ZAuditEvent = z
     operation: z.enum(AUDIT_OPERATIONS),
     resource_type: z.enum(AUDIT_RESOURCE_TYPES),
     resource_id: z.string(),
-    resource_revision: z
-      .int()
-      .nullable()
-      .meta({
-        description:
-          "The resource's revision after the change; null for a delete, a user or a token.",
-      }),
+    resource_revision: z.int().nullable().meta({
+      description:
+        "The resource's revision after the change; null for a delete, a user or a token.",
+    }),
     before: z.record(z.string(), z.unknown()).nullable(),
     after: z.record(z.string(), z.unknown()).nullable(),
     cascade: z
