@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useBlocker } from "@tanstack/react-router";
 import { RadioGroup } from "radix-ui";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
@@ -7,13 +7,22 @@ import { Controller, useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import { RULE_TYPES, ZGroupCreate, type TGroup, type TRuleType } from "@ratecard/validators";
 import { useRefreshAll } from "../hooks";
-import { describeProblem } from "../lib/errors";
+import {
+  conflictOf,
+  diffValues,
+  isConflict,
+  type ConflictInfo,
+  type FieldDifference,
+} from "../lib/conflict";
+import { describeProblem, isNotFound } from "../lib/errors";
 import {
   decodeParent,
   isFieldParent,
   ruleFormTitle,
+  ruleFormValues,
   ZMappingForm,
   ZThresholdForm,
+  type ExistingRule,
   type MappingInput,
   type RuleFormValues,
   type RuleParent,
@@ -24,6 +33,7 @@ import { ruleLabeller, type RuleKind, type RuleLookups } from "../lib/rules";
 import { ReadOnlyNotice, useCan } from "../session/permissions";
 import { useTRPC } from "../trpc";
 import { ConfirmDialog } from "./ConfirmDialog";
+import { ConflictDialog, useConflictAuthor } from "./ConflictDialog";
 import { FormField } from "./FormField";
 
 type RuleInput = MappingInput | ThresholdInput;
@@ -54,6 +64,7 @@ export function RuleForm({
   defaults,
   parentFixed,
   ruleId,
+  revision,
   heading,
   lead,
   onSaved,
@@ -65,6 +76,8 @@ export function RuleForm({
   defaults: RuleFormValues;
   parentFixed: boolean;
   ruleId?: string | undefined;
+  /** The revision of the rule as read: every save sends it, so a change made meanwhile is not undone. */
+  revision?: number | undefined;
   heading: (title: string) => ReactNode;
   lead?: (attachedTo: string) => ReactNode;
   onSaved: (saved: SavedRule) => unknown;
@@ -102,6 +115,15 @@ export function RuleForm({
     [lookups.groups, createdGroups],
   );
   const [addingGroup, setAddingGroup] = useState(false);
+  const queryClient = useQueryClient();
+  const conflictAuthor = useConflictAuthor();
+  // The revision the next save expects: the one read, or the one seen when a conflict was shown.
+  const revisionRef = useRef(revision);
+  const [conflict, setConflict] = useState<{
+    info: ConflictInfo;
+    current: RuleFormValues & { revision: number | undefined };
+    differences: FieldDifference[];
+  } | null>(null);
 
   // Navigating away from typed changes asks first; a save clears the flag before it navigates.
   const savingRef = useRef(false);
@@ -132,13 +154,92 @@ export function RuleForm({
     if (kind === "mapping") {
       const mapping = input as MappingInput;
       return ruleId
-        ? updateMapping.mutateAsync({ ...mapping, mapping_id: ruleId })
+        ? updateMapping.mutateAsync({
+            ...mapping,
+            mapping_id: ruleId,
+            revision: revisionRef.current,
+          })
         : createMapping.mutateAsync(mapping);
     }
     const threshold = input as ThresholdInput;
     return ruleId
-      ? updateThreshold.mutateAsync({ ...threshold, threshold_id: ruleId })
+      ? updateThreshold.mutateAsync({
+          ...threshold,
+          threshold_id: ruleId,
+          revision: revisionRef.current,
+        })
       : createThreshold.mutateAsync(threshold);
+  };
+
+  /** What the server holds now, and who changed it, against what the operator typed. */
+  const showConflict = async (error: unknown, id: string) => {
+    let current: ExistingRule;
+    try {
+      current =
+        kind === "mapping"
+          ? await queryClient.fetchQuery({
+              ...trpc.hashmap.mappings.get.queryOptions({ mapping_id: id }),
+              staleTime: 0,
+              retry: false,
+            })
+          : await queryClient.fetchQuery({
+              ...trpc.hashmap.thresholds.get.queryOptions({ threshold_id: id }),
+              staleTime: 0,
+              retry: false,
+            });
+    } catch (readError) {
+      const message = isNotFound(readError)
+        ? `This ${noun} was deleted since you opened it: there is nothing left to save to.`
+        : describeProblem(readError).message;
+      form.setError("root", { message });
+      toast.error(message);
+      return;
+    }
+    const info = await conflictAuthor(id, conflictOf(error));
+    const server = ruleFormValues(current);
+    const show = (key: keyof RuleFormValues, value: unknown): string => {
+      const text = typeof value === "string" ? value.trim() : "";
+      if (key === "group_id") return text ? label.groupName(text) : "(no group)";
+      if (key === "tenant_id") return text || "(all tenants)";
+      if (key === "parent") {
+        const target = decodeParent(text);
+        return target ? label.attachedTo({ service_id: null, field_id: null, ...target }) : "";
+      }
+      return text || "(none)";
+    };
+    const labels: Partial<Record<keyof RuleFormValues, string>> = {
+      parent: "Attached to",
+      ...(kind === "mapping" && isFieldParent(parent) ? { value: "Value" } : {}),
+      ...(kind === "threshold" ? { level: "Level" } : {}),
+      cost: "Cost",
+      type: "Type",
+      group_id: "Group",
+      tenant_id: "Tenant",
+    };
+    setConflict({
+      info,
+      current: { ...server, revision: current.revision },
+      differences: diffValues(server, form.getValues(), labels, show),
+    });
+  };
+
+  const reloadCurrent = () => {
+    if (!conflict) return;
+    const { revision: currentRevision, ...values } = conflict.current;
+    revisionRef.current = currentRevision;
+    form.reset(values);
+    form.clearErrors();
+    setConflict(null);
+    setStatus(`Loaded the current ${noun}; your changes were discarded.`);
+    void refreshAll();
+    setTimeout(() => form.setFocus(firstFieldName(values)));
+  };
+
+  const reapplyMine = () => {
+    if (!conflict) return;
+    revisionRef.current = conflict.current.revision;
+    setConflict(null);
+    void form.handleSubmit((input) => onValid(input, false))();
   };
 
   const onValid = async (input: RuleInput, addAnother: boolean) => {
@@ -146,6 +247,10 @@ export function RuleForm({
     try {
       saved = await save(input);
     } catch (error) {
+      if (ruleId && isConflict(error)) {
+        await showConflict(error, ruleId);
+        return;
+      }
       const problem = describeProblem(error);
       const fieldNames = Object.keys(problem.fieldErrors) as (keyof RuleFormValues)[];
       for (const name of fieldNames) form.setError(name, { message: problem.fieldErrors[name] });
@@ -448,6 +553,15 @@ export function RuleForm({
       >
         The {noun} has changes that are not saved. Leaving now loses them.
       </ConfirmDialog>
+      <ConflictDialog
+        open={conflict !== null}
+        title={`This ${noun} was changed by someone else`}
+        conflict={conflict?.info ?? null}
+        differences={conflict?.differences ?? null}
+        onReload={reloadCurrent}
+        onReapply={reapplyMine}
+        onClose={() => setConflict(null)}
+      />
     </>
   );
 }

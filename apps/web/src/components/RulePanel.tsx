@@ -145,13 +145,18 @@ function RulePanelContent({
     [isPending],
   );
 
-  const form = (defaults: ReturnType<typeof newRuleFormValues>, parentFixed: boolean) => (
+  const form = (
+    defaults: ReturnType<typeof newRuleFormValues>,
+    parentFixed: boolean,
+    revision?: number,
+  ) => (
     <RuleForm
       kind={kind}
       lookups={lookups}
       defaults={defaults}
       parentFixed={parentFixed}
       ruleId={ruleId}
+      revision={revision}
       heading={(title) => <Dialog.Title className="dialog-title">{title}</Dialog.Title>}
       lead={(attachedTo) => <p className="lead">Attached to {attachedTo}</p>}
       onSaved={onSaved}
@@ -187,7 +192,9 @@ function RulePanelContent({
         }
       >
         {(ruleData) => (
-          <QueryState query={lookupsQuery}>{() => form(ruleFormValues(ruleData), true)}</QueryState>
+          <QueryState query={lookupsQuery}>
+            {() => form(ruleFormValues(ruleData), true, ruleData.revision)}
+          </QueryState>
         )}
       </QueryState>
     </>

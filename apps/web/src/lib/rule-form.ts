@@ -108,6 +108,8 @@ export interface ExistingRule {
   field_id: string | null;
   group_id: string | null;
   tenant_id: string | null;
+  /** The revision read (RPC answers carry it); saves send it back. */
+  revision?: number | undefined;
 }
 
 /** Form values for editing a rule. */

@@ -82,6 +82,7 @@ export function RuleEditPage({ kind }: { kind: RuleKind }) {
               defaults={ruleFormValues(ruleData)}
               parentFixed
               ruleId={ruleId}
+              revision={ruleData.revision}
             />
           )}
         </QueryState>
@@ -137,12 +138,14 @@ function RulePage({
   defaults,
   parentFixed,
   ruleId,
+  revision,
 }: {
   kind: RuleKind;
   lookups: RuleLookups;
   defaults: RuleFormValues;
   parentFixed: boolean;
   ruleId?: string;
+  revision?: number | undefined;
 }) {
   const navigate = useNavigate();
   const parent = decodeParent(defaults.parent);
@@ -170,6 +173,7 @@ function RulePage({
         defaults={defaults}
         parentFixed={parentFixed}
         ruleId={ruleId}
+        revision={revision}
         heading={(title) => (
           <>
             <Breadcrumbs
