@@ -9,11 +9,13 @@ import { z } from "zod";
 import { Layout } from "./components/Layout";
 import { NotFoundPage } from "./components/NotFoundPage";
 import { RouteError } from "./components/QueryState";
+import { ZActivitySearch } from "./lib/activity";
 import { parsePreviewSearch } from "./lib/preview";
 import { ZRuleListSearch } from "./lib/rule-list";
 import { ZExplorerSearch } from "./lib/rules";
 import { parseSearch, stringifySearch } from "./lib/search";
 import { AccountsPage } from "./pages/AccountsPage";
+import { ActivityPage } from "./pages/ActivityPage";
 import { FieldPage } from "./pages/FieldPage";
 import { GroupPage } from "./pages/GroupPage";
 import { GroupsPage } from "./pages/GroupsPage";
@@ -61,13 +63,13 @@ const servicesRoute = createRoute({
 const serviceRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/hashmap/services/$serviceId",
-  validateSearch: tabSearch(["fields", "mappings", "thresholds"]),
+  validateSearch: tabSearch(["fields", "mappings", "thresholds", "history"]),
   component: ServicePage,
 });
 const fieldRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/hashmap/fields/$fieldId",
-  validateSearch: tabSearch(["mappings", "thresholds"]),
+  validateSearch: tabSearch(["mappings", "thresholds", "history"]),
   component: FieldPage,
 });
 const groupsRoute = createRoute({
@@ -79,7 +81,7 @@ const groupsRoute = createRoute({
 const groupRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/hashmap/groups/$groupId",
-  validateSearch: tabSearch(["mappings", "thresholds"]),
+  validateSearch: tabSearch(["mappings", "thresholds", "history"]),
   component: GroupPage,
 });
 const newMappingRoute = createRoute({
@@ -139,6 +141,13 @@ const modulesRoute = createRoute({
   component: ModulesPage,
 });
 
+const activityRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/activity",
+  validateSearch: ZActivitySearch,
+  component: ActivityPage,
+});
+
 const accountsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/admin/accounts",
@@ -167,6 +176,7 @@ const routeTree = rootRoute.addChildren([
   newScriptRoute,
   scriptRoute,
   modulesRoute,
+  activityRoute,
   accountsRoute,
   myTokensRoute,
 ]);

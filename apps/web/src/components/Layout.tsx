@@ -16,7 +16,13 @@ const NAVIGATION = [
     ],
   },
   { heading: "PyScripts", links: [{ to: "/pyscripts", label: "Scripts" }] },
-  { heading: "Configuration", links: [{ to: "/modules", label: "Rating modules" }] },
+  {
+    heading: "Configuration",
+    links: [
+      { to: "/modules", label: "Rating modules" },
+      { to: "/activity", label: "Activity" },
+    ],
+  },
 ] as const;
 
 /** Ratecard's own accounts exist only under the local strategy. */

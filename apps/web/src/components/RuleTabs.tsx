@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import type { RuleKind, RuleRow } from "../lib/rules";
 import { Allowed } from "../session/permissions";
 import { EmptyState } from "./EmptyState";
+import { History, type HistorySubject } from "./History";
 import { ErrorPanel, type QueryLike } from "./QueryState";
 import { RuleList } from "./RuleList";
 import { RulePanelLink, type NewRuleContext } from "./RuleTable";
@@ -112,4 +113,48 @@ export function RulesTabPanel({
       />
     </Tabs.Content>
   );
+}
+
+/** The "History" tab of a record: its changes and those of the records beneath it. */
+export function HistoryTab() {
+  return (
+    <Tabs.Trigger value="history" className="tab">
+      History
+    </Tabs.Trigger>
+  );
+}
+
+export function HistoryTabPanel({
+  label,
+  subjects,
+}: {
+  label: string;
+  subjects: HistorySubject[];
+}) {
+  return (
+    <Tabs.Content value="history" className="panel">
+      <History label={label} subjects={subjects} />
+    </Tabs.Content>
+  );
+}
+
+/** The record first (it is always shown), then its rules. */
+export function ruleSubjects(
+  own: HistorySubject,
+  mappings: { mapping_id: string }[] | undefined,
+  thresholds: { threshold_id: string }[] | undefined,
+  more: HistorySubject[] = [],
+): HistorySubject[] {
+  return [
+    own,
+    ...more,
+    ...(mappings ?? []).map((rule) => ({
+      resource_type: "mapping" as const,
+      resource_id: rule.mapping_id,
+    })),
+    ...(thresholds ?? []).map((rule) => ({
+      resource_type: "threshold" as const,
+      resource_id: rule.threshold_id,
+    })),
+  ];
 }

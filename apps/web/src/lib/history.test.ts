@@ -84,3 +84,15 @@ describe("mergeStreams", () => {
     expect(merged.more).toBe(false);
   });
 });
+
+describe("activityFilters", () => {
+  it("turns whole local days into a UTC range that includes the last day", async () => {
+    const { activityFilters } = await import("./activity");
+    const filters = activityFilters({ from: "2026-11-20", to: "2026-11-25", operation: "delete" });
+    expect(filters.operation).toBe("delete");
+    expect(
+      new Date(filters.until!).getTime() - new Date(filters.since!).getTime(),
+    ).toBeGreaterThanOrEqual(6 * 24 * 3600_000 - 3600_000);
+    expect(filters.resource_type).toBeUndefined();
+  });
+});

@@ -15,7 +15,13 @@ import { DeleteFieldDialog } from "../components/DeleteDialogs";
 import { MissingRecord, QueryState } from "../components/QueryState";
 import { RecordHeader } from "../components/RecordHeader";
 import { RuleSetWarnings } from "../components/RuleSetWarnings";
-import { CountedTab, RulesTabPanel } from "../components/RuleTabs";
+import {
+  CountedTab,
+  HistoryTab,
+  HistoryTabPanel,
+  ruleSubjects,
+  RulesTabPanel,
+} from "../components/RuleTabs";
 import { useCollector, useLookups, useServiceRuleRows } from "../hooks";
 import { collectorWarnings } from "../lib/collector";
 import { buildRuleRows } from "../lib/rules";
@@ -121,7 +127,7 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
             params: { fieldId: field.field_id },
             search: (previous) => ({
               ...previous,
-              tab: next === "thresholds" ? "thresholds" : undefined,
+              tab: next === "thresholds" || next === "history" ? next : undefined,
               rule: undefined,
             }),
             replace: true,
@@ -140,6 +146,7 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
             label="Field thresholds"
             count={thresholds.data?.thresholds.length}
           />
+          <HistoryTab />
         </Tabs.List>
 
         <RulesTabPanel
@@ -190,6 +197,14 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
           matchHeader="Level"
           emptyTitle="No field thresholds yet"
           emptyText="A threshold changes the price from a metadata value upwards."
+        />
+        <HistoryTabPanel
+          label={`History of ${service.name} › ${field.name}`}
+          subjects={ruleSubjects(
+            { resource_type: "field", resource_id: field.field_id },
+            mappings.data?.mappings,
+            thresholds.data?.thresholds,
+          )}
         />
       </Tabs.Root>
       {deleting && (

@@ -9,7 +9,13 @@ import { DeleteGroupDialog } from "../components/DeleteDialogs";
 import { MissingRecord, QueryState } from "../components/QueryState";
 import { RecordHeader } from "../components/RecordHeader";
 import { RuleSetWarnings } from "../components/RuleSetWarnings";
-import { CountedTab, RulesTabPanel } from "../components/RuleTabs";
+import {
+  CountedTab,
+  HistoryTab,
+  HistoryTabPanel,
+  ruleSubjects,
+  RulesTabPanel,
+} from "../components/RuleTabs";
 import { useLookups } from "../hooks";
 import { buildRuleRows } from "../lib/rules";
 import { useTRPC } from "../trpc";
@@ -73,7 +79,7 @@ function GroupDetails({ group }: { group: TGroup }) {
             params: { groupId: group.group_id },
             search: (previous) => ({
               ...previous,
-              tab: next === "thresholds" ? "thresholds" : undefined,
+              tab: next === "thresholds" || next === "history" ? next : undefined,
               rule: undefined,
             }),
             replace: true,
@@ -88,6 +94,7 @@ function GroupDetails({ group }: { group: TGroup }) {
             label="Thresholds"
             count={thresholds.data?.thresholds.length}
           />
+          <HistoryTab />
         </Tabs.List>
         <RulesTabPanel
           kind="mapping"
@@ -118,6 +125,14 @@ function GroupDetails({ group }: { group: TGroup }) {
           showGroup={false}
           emptyTitle="No thresholds in this group yet"
           emptyText="Choose this group when you create or edit a threshold."
+        />
+        <HistoryTabPanel
+          label={`History of group ${group.name}`}
+          subjects={ruleSubjects(
+            { resource_type: "group", resource_id: group.group_id },
+            mappings.data?.mappings,
+            thresholds.data?.thresholds,
+          )}
         />
       </Tabs.Root>
       {deleting && (

@@ -21,7 +21,13 @@ import { MissingRecord, QueryState } from "../components/QueryState";
 import { RecordHeader } from "../components/RecordHeader";
 import { deleteActionColumn, idColumn, nameLinkColumn } from "../components/ResourceColumns";
 import { RuleSetWarnings } from "../components/RuleSetWarnings";
-import { CountedTab, RulesTabPanel } from "../components/RuleTabs";
+import {
+  CountedTab,
+  HistoryTab,
+  HistoryTabPanel,
+  ruleSubjects,
+  RulesTabPanel,
+} from "../components/RuleTabs";
 import { useCollector, useLookups, useRefreshAll, useServiceRuleRows } from "../hooks";
 import { collectorWarnings, fieldNameAdvice, fieldNames } from "../lib/collector";
 import { buildRuleRows } from "../lib/rules";
@@ -106,7 +112,7 @@ function ServiceDetails({ service }: { service: TService }) {
       params: { serviceId: service.service_id },
       search: (previous) => ({
         ...previous,
-        tab: next === "fields" ? undefined : (next as "mappings" | "thresholds"),
+        tab: next === "fields" ? undefined : (next as "mappings" | "thresholds" | "history"),
         rule: undefined,
       }),
       replace: true,
@@ -149,6 +155,7 @@ function ServiceDetails({ service }: { service: TService }) {
             label="Service thresholds"
             count={thresholds.data?.thresholds.length}
           />
+          <HistoryTab />
         </Tabs.List>
 
         <Tabs.Content value="fields" className="panel">
@@ -233,6 +240,18 @@ function ServiceDetails({ service }: { service: TService }) {
           matchHeader="Level"
           emptyTitle="No service thresholds yet"
           emptyText="A threshold changes the price from a quantity upwards."
+        />
+        <HistoryTabPanel
+          label={`History of ${service.name}`}
+          subjects={ruleSubjects(
+            { resource_type: "service", resource_id: service.service_id },
+            mappings.data?.mappings,
+            thresholds.data?.thresholds,
+            (fields.data?.fields ?? []).map((field) => ({
+              resource_type: "field" as const,
+              resource_id: field.field_id,
+            })),
+          )}
         />
       </Tabs.Root>
 
