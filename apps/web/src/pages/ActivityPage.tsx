@@ -11,7 +11,7 @@ import {
   type ActivitySearch,
 } from "../lib/activity";
 import { isForbidden as isForbiddenError, type HistoryEvent } from "../lib/history";
-import { useTRPC } from "../trpc";
+import { useTRPCClient } from "../trpc";
 
 const route = getRouteApi("/activity");
 
@@ -27,7 +27,6 @@ function Filter({ label, children }: { label: string; children: (id: string) => 
 
 /** Every change to every resource, newest first, filtered from the address. */
 export function ActivityPage() {
-  const trpc = useTRPC();
   const navigate = useNavigate();
   const search = route.useSearch();
   const update = (patch: Partial<ActivitySearch>) =>
@@ -36,12 +35,16 @@ export function ActivityPage() {
       search: (previous) => ({ ...previous, ...patch }),
       replace: true,
     });
-  const query = useInfiniteQuery(
-    trpc.audit.list.infiniteQueryOptions(
-      { ...activityFilters(search), limit: 50 },
-      { getNextPageParam: (last) => last.next ?? undefined },
-    ),
-  );
+  const client = useTRPCClient();
+  const filters = activityFilters(search);
+  // Not the tRPC helper's infinite query: it adds a `direction` the strict filters refuse.
+  const query = useInfiniteQuery({
+    queryKey: ["activity", filters],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) =>
+      client.audit.list.query({ ...filters, limit: 50, cursor: pageParam }),
+    getNextPageParam: (last) => last.next ?? undefined,
+  });
   const events = (query.data?.pages.flatMap((page) => page.events) ?? []) as HistoryEvent[];
 
   return (
