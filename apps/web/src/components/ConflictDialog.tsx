@@ -45,6 +45,7 @@ export function ConflictDialog({
   conflict,
   differences,
   pending = false,
+  note = "Nothing of yours was saved yet.",
   reloadLabel = "Reload",
   reapplyLabel = "Reapply my change",
   onReload,
@@ -57,6 +58,8 @@ export function ConflictDialog({
   /** The current server values against the operator's; null when not compared. */
   differences: FieldDifference[] | null;
   pending?: boolean;
+  /** What the refusal left as it was. */
+  note?: string;
   reloadLabel?: string;
   reapplyLabel?: string;
   onReload: () => void;
@@ -83,8 +86,7 @@ export function ConflictDialog({
           <AlertDialog.Description asChild>
             <div className="dialog-body">
               <p>
-                <strong>{conflict ? describeChange(conflict) : ""}</strong> Nothing of yours was
-                saved yet.
+                <strong>{conflict ? describeChange(conflict) : ""}</strong> {note}
               </p>
               {differences && differences.length > 0 && (
                 <table className="conflict-diff">
@@ -111,8 +113,8 @@ export function ConflictDialog({
                 <p>The server already holds the same values as yours.</p>
               )}
               <p className="muted">
-                {reloadLabel} discards yours and shows the current version; {reapplyLabel} saves
-                yours over it.
+                “{reloadLabel}” discards yours and shows the current version; “{reapplyLabel}”
+                applies yours to it.
               </p>
             </div>
           </AlertDialog.Description>

@@ -1,9 +1,10 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { RadioGroup } from "radix-ui";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { toast } from "sonner";
 import type { TField, TGroup, TScript, TService } from "@ratecard/validators";
 import { useRefreshAll } from "../hooks";
+import { conflictOf, isConflict, type ConflictInfo } from "../lib/conflict";
 import { describeGroupDeletionProblem, describeProblem } from "../lib/errors";
 import {
   fieldDeletionText,
@@ -13,6 +14,10 @@ import {
 } from "../lib/impact";
 import { useTRPC } from "../trpc";
 import { ConfirmDialog } from "./ConfirmDialog";
+import { ConflictDialog, useConflictAuthor } from "./ConflictDialog";
+
+/** What the lists answered over RPC: each object with the revision it was read at. */
+type Read<T> = T & { revision?: number | undefined };
 
 interface DeleteDialogProps {
   onClose: () => void;
@@ -20,18 +25,45 @@ interface DeleteDialogProps {
   onDeleted: () => void | Promise<void>;
 }
 
+/**
+ * Runs a delete that names the revision the list showed. When the object changed since, the
+ * confirmation gives way to the conflict dialog: Reload closes it and refreshes the lists, "Delete
+ * anyway" deletes the current version (its revision now).
+ */
 function useDeleteFlow(
   onDeleted: () => void | Promise<void>,
   describeFailure: (error: unknown) => string = (error) => describeProblem(error).message,
+  resource?: { id: string; revision: number | undefined; noun: string; onClose: () => void },
 ) {
   const refreshAll = useRefreshAll();
+  const conflictAuthor = useConflictAuthor();
   const [failure, setFailure] = useState<string | null>(null);
-  const run = async (remove: () => Promise<unknown>, successMessage: string) => {
+  const [revision, setRevision] = useState(resource?.revision);
+  const [conflict, setConflict] = useState<ConflictInfo | null>(null);
+  const [pending, setPending] = useState(false);
+  const [last, setLast] = useState<{
+    remove: (revision: number | undefined) => Promise<unknown>;
+    successMessage: string;
+  } | null>(null);
+  const run = async (
+    remove: (revision: number | undefined) => Promise<unknown>,
+    successMessage: string,
+    expected: number | undefined = revision,
+  ) => {
     setFailure(null);
+    setLast({ remove, successMessage });
     try {
-      await remove();
+      await remove(expected);
     } catch (error) {
+      if (resource && isConflict(error)) {
+        const info = await conflictAuthor(resource.id, conflictOf(error));
+        setRevision(info.currentRevision ?? undefined);
+        setConflict(info);
+        return;
+      }
       const message = describeFailure(error);
+      // Shown in the confirmation, which comes back in place of a conflict dialog.
+      setConflict(null);
       setFailure(message);
       toast.error(message);
       return;
@@ -40,7 +72,31 @@ function useDeleteFlow(
     await onDeleted();
     await refreshAll();
   };
-  return { failure, run };
+  const conflictDialog: ReactNode =
+    conflict && resource ? (
+      <ConflictDialog
+        open
+        title={`This ${resource.noun} was changed by someone else`}
+        conflict={conflict}
+        differences={null}
+        note="Nothing was deleted."
+        pending={pending}
+        reapplyLabel="Delete anyway"
+        onReload={() => {
+          void refreshAll();
+          resource.onClose();
+        }}
+        onReapply={() => {
+          if (!last) return;
+          setPending(true);
+          void run(last.remove, last.successMessage, conflict.currentRevision ?? undefined).finally(
+            () => setPending(false),
+          );
+        }}
+        onClose={resource.onClose}
+      />
+    ) : null;
+  return { failure, run, conflictDialog };
 }
 
 function Failure({ message }: { message: string | null }) {
@@ -67,13 +123,19 @@ export function DeleteServiceDialog({
   service,
   onClose,
   onDeleted,
-}: DeleteDialogProps & { service: TService }) {
+}: DeleteDialogProps & { service: Read<TService> }) {
   const trpc = useTRPC();
   const impact = useQuery(
     trpc.console.serviceDeletionImpact.queryOptions({ service_id: service.service_id }),
   );
   const remove = useMutation(trpc.hashmap.services.delete.mutationOptions());
-  const { failure, run } = useDeleteFlow(onDeleted);
+  const { failure, run, conflictDialog } = useDeleteFlow(onDeleted, undefined, {
+    id: service.service_id,
+    revision: service.revision,
+    noun: "service",
+    onClose,
+  });
+  if (conflictDialog) return conflictDialog;
   return (
     <ConfirmDialog
       open
@@ -84,7 +146,7 @@ export function DeleteServiceDialog({
       confirmDisabled={impact.isPending}
       onConfirm={() =>
         void run(
-          () => remove.mutateAsync({ service_id: service.service_id }),
+          (revision) => remove.mutateAsync({ service_id: service.service_id, revision }),
           `Service “${service.name}” deleted`,
         )
       }
@@ -101,13 +163,19 @@ export function DeleteFieldDialog({
   field,
   onClose,
   onDeleted,
-}: DeleteDialogProps & { field: TField }) {
+}: DeleteDialogProps & { field: Read<TField> }) {
   const trpc = useTRPC();
   const impact = useQuery(
     trpc.console.fieldDeletionImpact.queryOptions({ field_id: field.field_id }),
   );
   const remove = useMutation(trpc.hashmap.fields.delete.mutationOptions());
-  const { failure, run } = useDeleteFlow(onDeleted);
+  const { failure, run, conflictDialog } = useDeleteFlow(onDeleted, undefined, {
+    id: field.field_id,
+    revision: field.revision,
+    noun: "field",
+    onClose,
+  });
+  if (conflictDialog) return conflictDialog;
   return (
     <ConfirmDialog
       open
@@ -118,7 +186,7 @@ export function DeleteFieldDialog({
       confirmDisabled={impact.isPending}
       onConfirm={() =>
         void run(
-          () => remove.mutateAsync({ field_id: field.field_id }),
+          (revision) => remove.mutateAsync({ field_id: field.field_id, revision }),
           `Field “${field.name}” deleted`,
         )
       }
@@ -135,17 +203,20 @@ export function DeleteGroupDialog({
   group,
   onClose,
   onDeleted,
-}: DeleteDialogProps & { group: TGroup }) {
+}: DeleteDialogProps & { group: Read<TGroup> }) {
   const trpc = useTRPC();
   const impact = useQuery(
     trpc.console.groupDeletionImpact.queryOptions({ group_id: group.group_id }),
   );
   const remove = useMutation(trpc.hashmap.groups.delete.mutationOptions());
-  const { failure, run } = useDeleteFlow(onDeleted, (error) =>
-    describeGroupDeletionProblem(error, group.name),
+  const { failure, run, conflictDialog } = useDeleteFlow(
+    onDeleted,
+    (error) => describeGroupDeletionProblem(error, group.name),
+    { id: group.group_id, revision: group.revision, noun: "group", onClose },
   );
   const [mode, setMode] = useState<GroupDeletionMode | "">("");
   const hasRules = impact.data ? impact.data.mappings + impact.data.thresholds > 0 : false;
+  if (conflictDialog) return conflictDialog;
   return (
     <ConfirmDialog
       open
@@ -156,8 +227,12 @@ export function DeleteGroupDialog({
       confirmDisabled={impact.isPending || (hasRules && mode === "")}
       onConfirm={() =>
         void run(
-          () =>
-            remove.mutateAsync({ group_id: group.group_id, recursive: mode === "delete-rules" }),
+          (revision) =>
+            remove.mutateAsync({
+              group_id: group.group_id,
+              recursive: mode === "delete-rules",
+              revision,
+            }),
           mode === "delete-rules"
             ? `Group “${group.name}” and its rules deleted`
             : `Group “${group.name}” deleted`,
@@ -210,12 +285,15 @@ export function DeleteGroupDialog({
 export function DeleteRuleDialog({
   kind,
   ruleId,
+  revision,
   description,
   onClose,
   onDeleted,
 }: {
   kind: "mapping" | "threshold";
   ruleId: string;
+  /** The revision the list showed: a rule changed since is not deleted unseen. */
+  revision?: number | undefined;
   /** Names the rule, e.g. "the flat mapping for m1.small on instance › flavor_id". */
   description: string;
   onClose: () => void;
@@ -224,11 +302,17 @@ export function DeleteRuleDialog({
   const trpc = useTRPC();
   const removeMapping = useMutation(trpc.hashmap.mappings.delete.mutationOptions());
   const removeThreshold = useMutation(trpc.hashmap.thresholds.delete.mutationOptions());
-  const { failure, run } = useDeleteFlow(onDeleted);
-  const remove = () =>
+  const { failure, run, conflictDialog } = useDeleteFlow(onDeleted, undefined, {
+    id: ruleId,
+    revision,
+    noun: kind,
+    onClose,
+  });
+  const remove = (expected: number | undefined) =>
     kind === "mapping"
-      ? removeMapping.mutateAsync({ mapping_id: ruleId })
-      : removeThreshold.mutateAsync({ threshold_id: ruleId });
+      ? removeMapping.mutateAsync({ mapping_id: ruleId, revision: expected })
+      : removeThreshold.mutateAsync({ threshold_id: ruleId, revision: expected });
+  if (conflictDialog) return conflictDialog;
   return (
     <ConfirmDialog
       open
@@ -248,10 +332,16 @@ export function DeleteScriptDialog({
   script,
   onClose,
   onDeleted,
-}: DeleteDialogProps & { script: Pick<TScript, "script_id" | "name"> }) {
+}: DeleteDialogProps & { script: Read<Pick<TScript, "script_id" | "name">> }) {
   const trpc = useTRPC();
   const remove = useMutation(trpc.pyscripts.scripts.delete.mutationOptions());
-  const { failure, run } = useDeleteFlow(onDeleted);
+  const { failure, run, conflictDialog } = useDeleteFlow(onDeleted, undefined, {
+    id: script.script_id,
+    revision: script.revision,
+    noun: "script",
+    onClose,
+  });
+  if (conflictDialog) return conflictDialog;
   return (
     <ConfirmDialog
       open
@@ -261,7 +351,7 @@ export function DeleteScriptDialog({
       pending={remove.isPending}
       onConfirm={() =>
         void run(
-          () => remove.mutateAsync({ script_id: script.script_id }),
+          (revision) => remove.mutateAsync({ script_id: script.script_id, revision }),
           `Script “${script.name}” deleted`,
         )
       }

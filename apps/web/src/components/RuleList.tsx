@@ -136,6 +136,7 @@ export function RuleList({
         <DeleteRuleDialog
           kind={deleting.kind}
           ruleId={deleting.id}
+          revision={deleting.revision}
           description={describeRule(deleting)}
           onClose={() => setDeleting(null)}
           onDeleted={() => setDeleting(null)}

@@ -30,6 +30,8 @@ export interface RuleRow {
   groupId: string | null;
   groupName: string;
   tenant: string;
+  /** The revision read (RPC answers carry it), which a delete from the list sends. */
+  revision?: number | undefined;
 }
 
 const ZFlag = z
@@ -127,6 +129,7 @@ export function buildRuleRows(
     groupId: rule.group_id,
     groupName: label.groupName(rule.group_id),
     tenant: rule.tenant_id ?? "",
+    revision: (rule as { revision?: number }).revision,
   });
   return [
     ...mappings.map((mapping): RuleRow => ({

@@ -5,10 +5,12 @@ import { toast } from "sonner";
 import type { TRatingModule } from "@ratecard/validators";
 import { HelpBox } from "../components/Concepts";
 import { ConfirmDialog } from "../components/ConfirmDialog";
+import { useConflictAuthor } from "../components/ConflictDialog";
 import { EmptyState } from "../components/EmptyState";
 import { QueryState } from "../components/QueryState";
 import { UnsavedChangesGuard } from "../components/UnsavedChangesGuard";
 import { useRefreshAll } from "../hooks";
+import { conflictOf, describeChange, isConflict } from "../lib/conflict";
 import { describeProblem } from "../lib/errors";
 import {
   describeModuleChange,
@@ -115,6 +117,7 @@ function ModuleRow({
   const trpc = useTRPC();
   const refreshAll = useRefreshAll();
   const update = useMutation(trpc.modules.update.mutationOptions());
+  const conflictAuthor = useConflictAuthor();
   const priorityId = useId();
   // null: the input shows the saved priority (and follows it, e.g. after an undo).
   const [draft, setDraft] = useState<string | null>(null);
@@ -123,14 +126,34 @@ function ModuleRow({
   // After a priority change, focus goes to the input that shows it (the button is disabled then).
   const priorityInput = useRef<HTMLInputElement>(null);
   const priority = draft ?? String(module.priority);
+  // The revision the row shows; a change names it, so one made meanwhile elsewhere is not undone.
+  const revisionRef = useRef((module as { revision?: number }).revision);
+  const shownRevision = (module as { revision?: number }).revision;
+  useEffect(() => {
+    revisionRef.current = shownRevision;
+  }, [shownRevision]);
   const dirty = draft !== null && draft.trim() !== String(module.priority);
   useEffect(() => onDirtyChange(module.module_id, dirty), [module.module_id, dirty, onDirtyChange]);
 
   const send = async (change: ModuleChange): Promise<boolean> => {
     try {
-      await update.mutateAsync({ module_id: module.module_id, ...change });
+      await update.mutateAsync({
+        module_id: module.module_id,
+        ...change,
+        revision: revisionRef.current,
+      });
       return true;
     } catch (error) {
+      if (isConflict(error)) {
+        const conflict = await conflictAuthor(module.module_id, conflictOf(error));
+        toast.error(
+          `Module ${module.module_id} was changed by someone else; nothing was changed.`,
+          {
+            description: `${describeChange(conflict)} The list now shows its current state: apply your change again if you still want it.`,
+          },
+        );
+        return false;
+      }
       toast.error(describeProblem(error).message);
       return false;
     } finally {

@@ -17,14 +17,22 @@ import {
 } from "@ratecard/validators";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { ConfirmDialog } from "../components/ConfirmDialog";
+import { ConflictDialog, useConflictAuthor } from "../components/ConflictDialog";
 import { DeleteScriptDialog } from "../components/DeleteDialogs";
 import { FormField } from "../components/FormField";
 import { MissingRecord, QueryState } from "../components/QueryState";
 import { RecordHeader } from "../components/RecordHeader";
 import { useRefreshAll } from "../hooks";
+import {
+  conflictOf,
+  diffValues,
+  isConflict,
+  type ConflictInfo,
+  type FieldDifference,
+} from "../lib/conflict";
 import { describeProblem } from "../lib/errors";
 import { ReadOnlyNotice, useCan } from "../session/permissions";
-import { useTRPC } from "../trpc";
+import { useTRPC, useTRPCClient } from "../trpc";
 
 // Loaded on demand: CodeMirror is the largest part of the console.
 
@@ -340,17 +348,77 @@ export function ScriptPage() {
       query={script}
       notFound={<MissingRecord what="Script" backTo="/pyscripts" backLabel="Back to scripts" />}
     >
-      {(data) => <ScriptDetails script={data} />}
+      {(data) => <ScriptDetails key={data.script_id} script={data} />}
     </QueryState>
   );
 }
 
-function ScriptDetails({ script }: { script: TScript }) {
+type ConflictChoice = "reload" | "reapply" | "keep";
+
+/** The source's lines that differ, in words (the editor shows the source itself). */
+function describeSource(key: keyof ScriptFormValues, value: unknown): string {
+  const text = typeof value === "string" ? value : "";
+  if (key === "name") return text.trim() || "(none)";
+  const lines = text.split("\n").length;
+  return `${lines} line${lines === 1 ? "" : "s"}, ${text.length} characters`;
+}
+
+function ScriptDetails({ script }: { script: TScript & { revision?: number | undefined } }) {
   const trpc = useTRPC();
+  const client = useTRPCClient();
   const navigate = useNavigate();
   const refreshAll = useRefreshAll();
+  const conflictAuthor = useConflictAuthor();
   const update = useMutation(trpc.pyscripts.scripts.update.mutationOptions());
   const [deleting, setDeleting] = useState(false);
+  // The revision the editor shows: background refetches do not replace what the operator is
+  // typing, so a save names it and a change made meanwhile comes back as a conflict.
+  const [readRevision, setReadRevision] = useState(script.revision);
+  const [conflict, setConflict] = useState<{
+    info: ConflictInfo;
+    differences: FieldDifference[];
+    choose: (choice: ConflictChoice) => void;
+  } | null>(null);
+
+  const save = async (values: ScriptFormValues) => {
+    let expected = readRevision;
+    for (;;) {
+      try {
+        const saved = await update.mutateAsync({
+          script_id: script.script_id,
+          ...values,
+          revision: expected,
+        });
+        toast.success(`Script “${saved.name}” saved`);
+        await refreshAll();
+        setReadRevision(saved.revision);
+        return;
+      } catch (error) {
+        if (!isConflict(error)) throw error;
+        const current = await client.pyscripts.scripts.get.query({ script_id: script.script_id });
+        const info = await conflictAuthor(script.script_id, conflictOf(error));
+        const differences = diffValues(
+          { name: current.name, data: current.data ?? "" },
+          values,
+          { name: "Name", data: "Source" },
+          describeSource,
+        );
+        const choice = await new Promise<ConflictChoice>((choose) =>
+          setConflict({ info, differences, choose }),
+        );
+        setConflict(null);
+        if (choice === "keep") throw error;
+        if (choice === "reload") {
+          await refreshAll();
+          // A new key: the editor starts again from the current script.
+          setReadRevision(current.revision);
+          return;
+        }
+        expected = current.revision;
+      }
+    }
+  };
+
   return (
     <section>
       <Breadcrumbs crumbs={[{ label: "Scripts", to: "/pyscripts" }, { label: script.name }]} />
@@ -362,15 +430,11 @@ function ScriptDetails({ script }: { script: TScript }) {
         onDelete={() => setDeleting(true)}
       />
       <ScriptForm
-        key={script.checksum}
+        key={readRevision ?? script.checksum}
         defaults={{ name: script.name, data: script.data ?? "" }}
         submitLabel="Save changes"
         onCancel={() => void navigate({ to: "/pyscripts" })}
-        onSave={async (values) => {
-          const saved = await update.mutateAsync({ script_id: script.script_id, ...values });
-          toast.success(`Script “${saved.name}” saved`);
-          await refreshAll();
-        }}
+        onSave={save}
       >
         <div className="form-field">
           <span className="form-label">
@@ -383,11 +447,20 @@ function ScriptDetails({ script }: { script: TScript }) {
       </ScriptForm>
       {deleting && (
         <DeleteScriptDialog
-          script={script}
+          script={{ ...script, revision: readRevision }}
           onClose={() => setDeleting(false)}
           onDeleted={() => navigate({ to: "/pyscripts" })}
         />
       )}
+      <ConflictDialog
+        open={conflict !== null}
+        title="This script was changed by someone else"
+        conflict={conflict?.info ?? null}
+        differences={conflict?.differences ?? null}
+        onReload={() => conflict?.choose("reload")}
+        onReapply={() => conflict?.choose("reapply")}
+        onClose={() => conflict?.choose("keep")}
+      />
     </section>
   );
 }
