@@ -58,7 +58,9 @@ describe.each(providers)("on %s", (provider) => {
 
   it("its client and its transaction clients say which database they talk to", async () => {
     expect(clientProvider(database.prisma)).toBe(provider);
-    expect(await database.prisma.$transaction(async (tx) => clientProvider(tx))).toBe(provider);
+    expect(await database.prisma.$transaction((tx) => Promise.resolve(clientProvider(tx)))).toBe(
+      provider,
+    );
     expect(() => clientProvider({})).toThrow(/Not a Ratecard database client/);
   });
 
