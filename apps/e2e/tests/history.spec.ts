@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { HASHMAP, rest, seedServiceWithField, uniqueName } from "./support/api.js";
+import { HASHMAP, PYSCRIPTS, rest, seedServiceWithField, uniqueName } from "./support/api.js";
 import { expectNoAxeViolations } from "./support/axe.js";
 
 // The audit trail in the console: a field's History tab shows its rules' changes as before → after,
@@ -71,4 +71,25 @@ test("the activity page filtered to deletes shows a deleted service with what it
       .locator("tbody tr")
       .filter({ hasText: service.name }),
   ).toBeVisible();
+});
+
+test("a script's page shows its history below the editor", async ({ page, request }) => {
+  const name = uniqueName("history-script");
+  const created = await request.post(`${PYSCRIPTS}/scripts`, {
+    data: { name, data: "# first\n" },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const script = (await created.json()) as { script_id: string };
+  const updated = await request.put(`${PYSCRIPTS}/scripts/${script.script_id}`, {
+    data: { name, data: "# second\n" },
+  });
+  expect(updated.status(), await updated.text()).toBe(200);
+
+  await page.goto(`/pyscripts/${script.script_id}`);
+  await expect(page.getByRole("heading", { level: 2, name: "History" })).toBeVisible();
+  const table = page.getByRole("table", { name: `History of script ${name}` });
+  await expect(table.getByRole("cell", { name: "update script", exact: true })).toHaveCount(1);
+  await expect(table.getByRole("cell", { name: "create script", exact: true })).toHaveCount(1);
+  await expect(table.locator("tbody tr").first()).toContainText("# second");
+  await expectNoAxeViolations(page);
 });

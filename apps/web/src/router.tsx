@@ -133,7 +133,7 @@ const newScriptRoute = createRoute({
 const scriptRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/pyscripts/$scriptId",
-  component: lazyRouteComponent(() => import("./pages/ScriptPages"), "ScriptPage"),
+  component: lazyRouteComponent(() => import("./pages/ScriptHistoryPage"), "ScriptPageWithHistory"),
 });
 const modulesRoute = createRoute({
   getParentRoute: () => rootRoute,
