@@ -11,7 +11,7 @@ test("Keystone users sign in with project and domain; the console shows their pr
   page,
 }) => {
   await page.goto("/hashmap/services");
-  await expect(page).toHaveTitle("Sign in · Ratecard console");
+  await expect(page).toHaveTitle("Sign in · Ratecard");
   await expect(page.getByLabel("Username")).toBeFocused();
   await expect(page.getByLabel("Domain")).toHaveValue("Default");
 

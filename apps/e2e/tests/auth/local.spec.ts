@@ -56,7 +56,7 @@ test("sign-in page: a wrong password is refused in words, the right one opens th
   page,
 }) => {
   await page.goto("/hashmap/groups?q=x");
-  await expect(page).toHaveTitle("Sign in · Ratecard console");
+  await expect(page).toHaveTitle("Sign in · Ratecard");
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
   await expect(page.getByLabel("Username")).toBeFocused();
   await expect(page.getByLabel("Project")).toHaveCount(0);

@@ -1,9 +1,8 @@
 import { useEffect } from "react";
+import { PRODUCT } from "../lib/page-title";
 import type { Credentials, SignInRequirements } from "../lib/session";
 import type { Outcome } from "../lib/session-store";
 import { SignInForm } from "./SignInForm";
-
-const CONSOLE_TITLE = "Ratecard console";
 
 export function SignInPage({
   requirements,
@@ -15,9 +14,9 @@ export function SignInPage({
   onSignIn: (credentials: Credentials) => Promise<Outcome>;
 }) {
   useEffect(() => {
-    document.title = `Sign in · ${CONSOLE_TITLE}`;
+    document.title = `Sign in · ${PRODUCT}`;
     return () => {
-      document.title = CONSOLE_TITLE;
+      document.title = PRODUCT;
     };
   }, []);
   const keystone = requirements.strategy === "keystone";
