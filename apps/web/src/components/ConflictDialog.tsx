@@ -67,13 +67,19 @@ export function ConflictDialog({
   onClose: () => void;
 }) {
   const returnFocusTo = useRef<Element | null>(null);
+  // The safe choice has focus first: Reload loses nothing on the server.
+  const reloadButton = useRef<HTMLButtonElement>(null);
   return (
     <AlertDialog.Root open={open} onOpenChange={(next) => !next && onClose()}>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="dialog-overlay" />
         <AlertDialog.Content
           className="dialog conflict-dialog"
-          onOpenAutoFocus={() => (returnFocusTo.current = document.activeElement)}
+          onOpenAutoFocus={(event) => {
+            returnFocusTo.current = document.activeElement;
+            event.preventDefault();
+            reloadButton.current?.focus();
+          }}
           onCloseAutoFocus={(event) => {
             const target = returnFocusTo.current;
             if (target instanceof HTMLElement && target.isConnected) {
@@ -119,7 +125,13 @@ export function ConflictDialog({
             </div>
           </AlertDialog.Description>
           <div className="dialog-actions">
-            <button type="button" className="button" disabled={pending} onClick={onReload}>
+            <button
+              ref={reloadButton}
+              type="button"
+              className="button"
+              disabled={pending}
+              onClick={onReload}
+            >
               {reloadLabel}
             </button>
             <button type="button" className="button primary" disabled={pending} onClick={onReapply}>
