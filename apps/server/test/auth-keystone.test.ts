@@ -428,7 +428,13 @@ describe.skipIf(!haveKeystone)("AUTH_STRATEGY=keystone over HTTP", () => {
       expect(body).toMatchObject({
         strategy: "keystone",
         user: { name: "demo-reader", projectName: "demo", roles: ["reader"] },
-        can: { writeRules: false, updateModules: false, manageAccounts: false, preview: true },
+        can: {
+          writeRules: false,
+          updateModules: false,
+          manageAccounts: false,
+          preview: true,
+          readAudit: false,
+        },
       });
       expect(body.csrfToken).toBe(session.csrfToken);
 
@@ -476,7 +482,13 @@ describe.skipIf(!haveKeystone)("AUTH_STRATEGY=keystone over HTTP", () => {
       });
       expect(session.body).toMatchObject({
         user: { name: "rating-admin", projectName: "admin" },
-        can: { writeRules: true, updateModules: true, manageAccounts: false, preview: true },
+        can: {
+          writeRules: true,
+          updateModules: true,
+          manageAccounts: false,
+          preview: true,
+          readAudit: true,
+        },
       });
       const made = await rpc(
         server.baseUrl,

@@ -198,7 +198,13 @@ describe("the console's session", () => {
     expect(body).toMatchObject({
       strategy: "local",
       user: { name: "auditor", roles: ["reader"] },
-      can: { writeRules: false, updateModules: false, manageAccounts: false, preview: true },
+      can: {
+        writeRules: false,
+        updateModules: false,
+        manageAccounts: false,
+        preview: true,
+        readAudit: false,
+      },
     });
     expect(body.csrfToken).toBe(reader.csrfToken);
   });

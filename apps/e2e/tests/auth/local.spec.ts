@@ -140,6 +140,7 @@ test("signing out shows the sign-in page; a reader then sees every list and no w
 }) => {
   const { reader, service, mapping } = await seedReaderAndRules(baseURL!);
   await signedInAsAdmin(page);
+  await expect(navLink(page, "Activity")).toBeVisible();
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
   await expect(page.getByText("You have signed out.")).toBeVisible();
@@ -149,6 +150,8 @@ test("signing out shows the sign-in page; a reader then sees every list and no w
   await expect(sessionUser(page)).toContainText("reader");
   await expect(navLink(page, "Users and tokens")).toHaveCount(0);
   await expect(navLink(page, "My API tokens")).toBeVisible();
+  // The audit trail is the admins' (ratecard:read_audit): no Activity page, no History tabs.
+  await expect(navLink(page, "Activity")).toHaveCount(0);
 
   await expect(page.getByRole("link", { name: service.name })).toBeVisible();
   await expect(page.getByRole("button", { name: "Create service" })).toHaveCount(0);
@@ -158,6 +161,7 @@ test("signing out shows the sign-in page; a reader then sees every list and no w
   await expect(page.getByRole("heading", { name: service.name, level: 1 })).toBeVisible();
   await expect(page.getByRole("link", { name: "flavor_id" })).toBeVisible();
   await expect(page.getByRole("button", { name: /Delete|Add field/ })).toHaveCount(0);
+  await expect(page.getByRole("tab", { name: "History" })).toHaveCount(0);
 
   await page.getByRole("link", { name: "flavor_id" }).click();
   await expect(page.getByRole("cell", { name: "m1.small", exact: true })).toBeVisible();

@@ -55,6 +55,7 @@ export function createSessionRoutes(options: SessionRoutesOptions) {
         updateModules: edge.allows(identity, "rating:update_module"),
         manageAccounts: accounts && edge.allows(identity, "ratecard:manage_accounts"),
         preview: edge.allows(identity, "ratecard:preview"),
+        readAudit: edge.allows(identity, "ratecard:read_audit"),
       },
     };
   }

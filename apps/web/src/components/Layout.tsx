@@ -1,11 +1,16 @@
-import { Link, Outlet, useRouter, useRouterState } from "@tanstack/react-router";
+import { Link, Outlet, useRouter, useRouterState, type LinkProps } from "@tanstack/react-router";
 import { useEffect, useRef, useState, type RefObject } from "react";
 import { Toaster } from "sonner";
 import { composePageTitle, mayMoveFocus, readPageHeading } from "../lib/page-title";
 import { useSession } from "../session/SessionProvider";
 import { UserMenu } from "../session/UserMenu";
 
-const NAVIGATION = [
+interface NavigationSection {
+  heading: string;
+  links: readonly { to: LinkProps["to"]; label: string }[];
+}
+
+const NAVIGATION: readonly NavigationSection[] = [
   {
     heading: "Hashmap",
     links: [
@@ -18,12 +23,19 @@ const NAVIGATION = [
   { heading: "PyScripts", links: [{ to: "/pyscripts", label: "Scripts" }] },
   {
     heading: "Configuration",
-    links: [
-      { to: "/modules", label: "Rating modules" },
-      { to: "/activity", label: "Activity" },
-    ],
+    links: [{ to: "/modules", label: "Rating modules" }],
   },
 ] as const;
+
+/** The audit trail is for those the policy lets read it (ratecard:read_audit). */
+function withActivity(navigation: readonly NavigationSection[], readAudit: boolean) {
+  if (!readAudit) return navigation;
+  return navigation.map((section) =>
+    section.heading === "Configuration"
+      ? { ...section, links: [...section.links, { to: "/activity", label: "Activity" }] }
+      : section,
+  );
+}
 
 /** Ratecard's own accounts exist only under the local strategy. */
 function accountLinks(manageAccounts: boolean) {
@@ -127,10 +139,12 @@ export function Layout() {
   const { session } = useSession();
   const main = useRef<HTMLElement>(null);
   const announcement = usePageTitleAndFocus(main);
-  const navigation =
+  const navigation = withActivity(
     session.strategy === "local"
       ? [...NAVIGATION, accountLinks(session.can.manageAccounts)]
-      : NAVIGATION;
+      : NAVIGATION,
+    session.can.readAudit,
+  );
   return (
     <div className="shell">
       <a className="skip-link" href="#main">

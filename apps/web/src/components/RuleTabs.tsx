@@ -1,7 +1,7 @@
 import { Tabs } from "radix-ui";
 import type { ReactNode } from "react";
 import type { RuleKind, RuleRow } from "../lib/rules";
-import { Allowed } from "../session/permissions";
+import { Allowed, useCan } from "../session/permissions";
 import { EmptyState } from "./EmptyState";
 import { History, type HistorySubject } from "./History";
 import { ErrorPanel, type QueryLike } from "./QueryState";
@@ -117,6 +117,7 @@ export function RulesTabPanel({
 
 /** The "History" tab of a record: its changes and those of the records beneath it. */
 export function HistoryTab() {
+  if (!useCan().readAudit) return null;
   return (
     <Tabs.Trigger value="history" className="tab">
       History
@@ -131,6 +132,7 @@ export function HistoryTabPanel({
   label: string;
   subjects: HistorySubject[];
 }) {
+  if (!useCan().readAudit) return null;
   return (
     <Tabs.Content value="history" className="panel">
       <History label={label} subjects={subjects} />

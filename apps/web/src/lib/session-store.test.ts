@@ -9,7 +9,13 @@ const SESSION = {
   user: { id: "u1", name: "admin", projectId: null, projectName: null, roles: ["admin"] },
   expiresAt: null,
   csrfToken: "csrf-1",
-  can: { writeRules: true, updateModules: true, manageAccounts: true, preview: true },
+  can: {
+    writeRules: true,
+    updateModules: true,
+    manageAccounts: true,
+    preview: true,
+    readAudit: true,
+  },
 };
 const SIGNED_OUT = {
   strategy: "local",

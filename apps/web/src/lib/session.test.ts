@@ -89,7 +89,13 @@ describe("describeRoles", () => {
     user: { id: "u", name: "alice", projectId: "p", projectName: "demo", roles },
     expiresAt: null,
     csrfToken: "t",
-    can: { writeRules: false, updateModules: false, manageAccounts: false, preview: true },
+    can: {
+      writeRules: false,
+      updateModules: false,
+      manageAccounts: false,
+      preview: true,
+      readAudit: false,
+    },
   });
 
   it("shows admin alone, else every role", () => {

@@ -8,6 +8,7 @@ export const ZPermissions = z.object({
   updateModules: z.boolean(),
   manageAccounts: z.boolean(),
   preview: z.boolean(),
+  readAudit: z.boolean(),
 });
 export type Permissions = z.infer<typeof ZPermissions>;
 export type Permission = keyof Permissions;

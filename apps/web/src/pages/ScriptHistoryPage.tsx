@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
 import { useId } from "react";
 import { History } from "../components/History";
+import { useCan } from "../session/permissions";
 import { useTRPC } from "../trpc";
 import { ScriptPage } from "./ScriptPages";
 
@@ -16,10 +17,11 @@ export function ScriptPageWithHistory() {
   const { scriptId } = route.useParams();
   const headingId = useId();
   const script = useQuery(trpc.pyscripts.scripts.get.queryOptions({ script_id: scriptId }));
+  const { readAudit } = useCan();
   return (
     <>
       <ScriptPage />
-      {script.data && (
+      {readAudit && script.data && (
         <section className="panel script-history" aria-labelledby={headingId}>
           <h2 id={headingId}>History</h2>
           <History
