@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { HASHMAP, rest, uniqueName } from "./support/api.js";
+import { HASHMAP, PYSCRIPTS, rest, uniqueName } from "./support/api.js";
 import { expectNoAxeViolations } from "./support/axe.js";
 import { expectToast } from "./support/toasts.js";
 
@@ -152,4 +152,41 @@ test("a delete from a stale list meets the conflict dialog: Reload, then Delete 
   await conflict.getByRole("button", { name: "Delete anyway" }).click();
   await expectToast(page, "Mapping deleted");
   expect(await rest.status(request, url)).toBe(404);
+});
+
+test("a script saved over a change made meanwhile: the dialog compares name and source, Reapply saves the operator's", async ({
+  page,
+  request,
+}) => {
+  const name = uniqueName("conflict-script");
+  const created = await request.post(`${PYSCRIPTS}/scripts`, {
+    data: { name, data: "data = data\n" },
+  });
+  expect(created.status()).toBe(201);
+  const script = (await created.json()) as { script_id: string };
+  const url = `${PYSCRIPTS}/scripts/${script.script_id}`;
+
+  await page.goto(`/pyscripts/${script.script_id}`);
+  await expect(page.getByLabel("Name")).toHaveValue(name);
+  // Another client changes the source behind the editor's back.
+  const changed = await request.put(url, { data: { name, data: "data = data\n# theirs\n" } });
+  expect(changed.status()).toBe(200);
+
+  const mine = `${name}-mine`;
+  await page.getByLabel("Name").fill(mine);
+  await page.getByRole("button", { name: "Save changes" }).click();
+  const conflict = page.getByRole("alertdialog", {
+    name: "This script was changed by someone else",
+  });
+  await expect(conflict).toBeVisible();
+  const differences = conflict.getByRole("table", { name: "What differs" });
+  await expect(differences.getByRole("row", { name: /^Name/ })).toContainText(mine);
+  await expect(differences.getByRole("row", { name: /^Source/ })).toContainText("2 lines");
+  await expectNoAxeViolations(page, { include: '[role="alertdialog"]' });
+  expect((await rest.get<{ name: string }>(request, url)).name).toBe(name);
+
+  await conflict.getByRole("button", { name: "Reapply my change" }).click();
+  await expectToast(page, `Script “${mine}” saved`);
+  const stored = await rest.get<{ name: string; data: string }>(request, url);
+  expect(stored).toMatchObject({ name: mine, data: "data = data\n" });
 });
