@@ -7,6 +7,7 @@ import {
   type ConflictInfo,
   type FieldDifference,
 } from "../lib/conflict";
+import { useCan } from "../session/permissions";
 import { useTRPC } from "../trpc";
 import "./conflict-dialog.css";
 
@@ -20,7 +21,9 @@ export function useConflictAuthor(): (
 ) => Promise<ConflictInfo> {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const { readAudit } = useCan();
   return async (resourceId, conflict) => {
+    if (!readAudit) return conflict;
     try {
       const page = await queryClient.fetchQuery({
         ...trpc.audit.list.queryOptions({ resource_id: resourceId, limit: 1 }),
