@@ -9,6 +9,20 @@ export async function expectNoAxeViolations(
   page: Page,
   options: { include?: string } = {},
 ): Promise<void> {
+  // Colours are checked as rendered: a toast or dialog still fading in has a contrast near 1:1.
+  // Wait (briefly) for finite animations and transitions to end; endless ones (spinners) stay.
+  await page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every(
+          (animation) =>
+            animation.playState !== "running" ||
+            animation.effect?.getTiming().iterations === Infinity,
+        ),
+    undefined,
+    { timeout: 5_000 },
+  );
   let builder = new AxeBuilder({ page });
   if (options.include) builder = builder.include(options.include);
   const { violations } = await builder.analyze();
