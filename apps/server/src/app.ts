@@ -363,6 +363,7 @@ const CONSOLE_SECTIONS = new Set([
   "modules",
   "admin",
   "account",
+  "activity",
 ]);
 /** `//`, or a `.` / `..` segment, plain or percent-encoded: never a console address. */
 const NOT_A_CONSOLE_TARGET = /\/\/|(?:^|\/)(?:\.|%2e){1,2}(?:[/?#]|$)/i;
