@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Mapping, Prisma, PrismaClient, Threshold } from "./generated/prisma/client.js";
 import { appendAuditEvent, INSERT_AUDIT_EVENT, type NewAuditEvent } from "./audit-events.js";
-import { preparedConnectionOf } from "./prepared-connection.js";
+import { preparedConnectionOf, type PreparedConnection } from "./prepared-connection.js";
 
 // Creating a rule is the hot write (scripts create thousands): two prepared INSERTs, the rule and
 // its audit event, in one transaction (see prepared-connection.ts), or Prisma's create and
@@ -58,25 +58,22 @@ function auditParameters(event: NewAuditEvent) {
   return { ...event, at: timestamp(event.at) };
 }
 
-/** Creates a mapping and appends its audit event in one transaction, and returns its row. */
-export function insertMapping(
-  prisma: PrismaClient,
-  data: NewMapping,
-  eventOf?: AuditEventOf<Mapping>,
-): Promise<Mapping> {
-  const connection = preparedConnectionOf(prisma);
-  if (!connection)
-    return inTransaction(prisma, async (tx) => {
-      const row = await tx.mapping.create({ data });
-      if (eventOf) await appendAuditEvent(tx, eventOf(row));
-      return row;
-    });
+/**
+ * On the prepared connection: the rule's INSERT (`sql`) and its event's in one transaction; the
+ * row is made here from what was stored, as Prisma would return it.
+ */
+function insertPrepared<Data extends NewMapping | NewThreshold>(
+  connection: PreparedConnection,
+  sql: string,
+  data: Data,
+  eventOf: AuditEventOf<PreparedRow<Data>> | undefined,
+): Promise<PreparedRow<Data>> {
   return connection.run(() =>
     connection.transaction(() => {
       const now = new Date();
       const id = randomUUID();
       const { lastInsertRowid } = connection
-        .statement(INSERT_MAPPING)
+        .statement(sql)
         .run({ ...data, id, now: timestamp(now) });
       const row = {
         seq: Number(lastInsertRowid),
@@ -92,6 +89,31 @@ export function insertMapping(
   );
 }
 
+/** A created rule's row: what was given, and what the insert made. */
+type PreparedRow<Data> = Data & {
+  seq: number;
+  id: string;
+  createdAt: Date;
+  updatedAt: Date;
+  revision: number;
+};
+
+/** Creates a mapping and appends its audit event in one transaction, and returns its row. */
+export function insertMapping(
+  prisma: PrismaClient,
+  data: NewMapping,
+  eventOf?: AuditEventOf<Mapping>,
+): Promise<Mapping> {
+  const connection = preparedConnectionOf(prisma);
+  if (!connection)
+    return inTransaction(prisma, async (tx) => {
+      const row = await tx.mapping.create({ data });
+      if (eventOf) await appendAuditEvent(tx, eventOf(row));
+      return row;
+    });
+  return insertPrepared(connection, INSERT_MAPPING, data, eventOf);
+}
+
 /** Creates a threshold and appends its audit event in one transaction, and returns its row. */
 export function insertThreshold(
   prisma: PrismaClient,
@@ -105,23 +127,5 @@ export function insertThreshold(
       if (eventOf) await appendAuditEvent(tx, eventOf(row));
       return row;
     });
-  return connection.run(() =>
-    connection.transaction(() => {
-      const now = new Date();
-      const id = randomUUID();
-      const { lastInsertRowid } = connection
-        .statement(INSERT_THRESHOLD)
-        .run({ ...data, id, now: timestamp(now) });
-      const row = {
-        seq: Number(lastInsertRowid),
-        id,
-        ...data,
-        createdAt: now,
-        updatedAt: now,
-        revision: 1,
-      };
-      if (eventOf) connection.statement(INSERT_AUDIT_EVENT).run(auditParameters(eventOf(row)));
-      return row;
-    }),
-  );
+  return insertPrepared(connection, INSERT_THRESHOLD, data, eventOf);
 }
