@@ -90,13 +90,11 @@ function insertPrepared<Data extends NewMapping | NewThreshold>(
 }
 
 /** A created rule's row: what was given, and what the insert made. */
-type PreparedRow<Data> = Data & {
-  seq: number;
-  id: string;
-  createdAt: Date;
-  updatedAt: Date;
-  revision: number;
-};
+type PreparedRow<Data> = { seq: number; id: string } & Data & {
+    createdAt: Date;
+    updatedAt: Date;
+    revision: number;
+  };
 
 /** Creates a mapping and appends its audit event in one transaction, and returns its row. */
 export function insertMapping(
