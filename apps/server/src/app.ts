@@ -262,6 +262,10 @@ export function createApp({
       else res.destroy();
     });
   });
+  server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  // Node requires the headers timeout to exceed the keep-alive timeout, or an idle connection's
+  // next request could be cut off by the headers timer instead.
+  server.headersTimeout = config.keepAliveTimeoutMs + 1000;
   // Without these listeners Node drops a CONNECT's socket unanswered, and answers a request it
   // cannot parse with a bare status line: both get a fault instead.
   server.on("connect", (req: IncomingMessage, socket: Duplex) => {

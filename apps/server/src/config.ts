@@ -17,6 +17,8 @@ export interface Config {
   bodyLimitBytes: number;
   /** How long in-flight requests may take to finish after SIGTERM. */
   shutdownTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open: longer than any proxy's idle timeout. */
+  keepAliveTimeoutMs: number;
   /** The built admin console, served at `/` when present. */
   consoleDir: string;
   auth: AuthConfig;
@@ -189,6 +191,11 @@ export function readConfig(env: NodeJS.ProcessEnv, appRoot: string): Config {
     snapshotMaxBytes: integer(env, "READ_CACHE_MB", 16, 0, 64 * 1024) * 1024 * 1024,
     bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
+    // A client (or a proxy) that sends on a keep-alive connection just as the server closes it
+    // for idleness gets a reset; Node's 5 s made that a regular occurrence for any client pausing
+    // a few seconds. 65 s outlasts the usual proxy idle timeouts (HAProxy's sample here: 60 s), so
+    // it is the proxy that closes first, which it can do safely.
+    keepAliveTimeoutMs: integer(env, "KEEP_ALIVE_TIMEOUT_SECONDS", 65, 1, 3_600) * 1000,
     consoleDir: env.CONSOLE_DIR || path.resolve(appRoot, "../web/dist"),
     auth: readAuth(env, host, databaseUrl),
     policyFile: env.POLICY_FILE || undefined,

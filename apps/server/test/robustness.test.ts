@@ -272,6 +272,35 @@ describe("restart on an existing database", () => {
   });
 });
 
+describe("keep-alive connections", () => {
+  /** GET /v1 on the agent's connection: the answer's Keep-Alive header and whether it reused one. */
+  const get = (baseUrl: string, agent: http.Agent) =>
+    new Promise<{ keepAlive: string | undefined; reused: boolean }>((resolve, reject) => {
+      const request = http.get(`${baseUrl}/v1`, { agent }, (response) => {
+        response.resume();
+        response.on("end", () =>
+          resolve({ keepAlive: response.headers["keep-alive"], reused: request.reusedSocket }),
+        );
+      });
+      request.on("error", reject);
+    });
+
+  it("stay open past Node's 5 s default, so a client pausing a few seconds does not meet a reset", async () => {
+    const server = await startServer();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      expect(await get(server.baseUrl, agent)).toEqual({ keepAlive: "timeout=65", reused: false });
+      // With Node's default the server would close the idle socket at 5 s, and a request sent as
+      // it does so (Playwright's, a proxy's) fails with ECONNRESET.
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      expect(await get(server.baseUrl, agent)).toEqual({ keepAlive: "timeout=65", reused: true });
+    } finally {
+      agent.destroy();
+      await server.stop();
+    }
+  }, 20_000);
+});
+
 describe("configuration", () => {
   it("listens on PORT and keeps its data where DATABASE_URL says, creating missing directories", async () => {
     const databasePath = path.join(temporaryDirectory(), "not", "yet", "there", "ratecard.db");
