@@ -279,7 +279,10 @@ describe("keep-alive connections", () => {
       const request = http.get(`${baseUrl}/v1`, { agent }, (response) => {
         response.resume();
         response.on("end", () =>
-          resolve({ keepAlive: response.headers["keep-alive"], reused: request.reusedSocket }),
+          resolve({
+            keepAlive: response.headers["keep-alive"] as string | undefined,
+            reused: request.reusedSocket,
+          }),
         );
       });
       request.on("error", reject);
