@@ -10,8 +10,20 @@ import { preparedConnectionOf, type PreparedConnection } from "./prepared-connec
 /** The audit event of a created row, made once its id and revision are known. */
 export type AuditEventOf<Row> = (row: Row) => NewAuditEvent;
 
+/**
+ * A new rule's lifecycle (docs/lifecycle.md): `start` defaults to the creation time; the rest to
+ * null. Optional, so that writers that know nothing of it keep CloudKitty 17's rules.
+ */
+export interface NewRuleLifecycle {
+  name?: string | null;
+  start?: Date;
+  end?: Date | null;
+  description?: string | null;
+  createdBy?: string | null;
+}
+
 /** What a new mapping stores; its id, sequence number and timestamps are made here. */
-export interface NewMapping {
+export interface NewMapping extends NewRuleLifecycle {
   serviceId: string | null;
   fieldId: string | null;
   value: string | null;
@@ -21,7 +33,7 @@ export interface NewMapping {
   tenantId: string | null;
 }
 
-export interface NewThreshold {
+export interface NewThreshold extends NewRuleLifecycle {
   serviceId: string | null;
   fieldId: string | null;
   level: string;
@@ -33,13 +45,15 @@ export interface NewThreshold {
 
 const INSERT_MAPPING = `INSERT INTO "hashmap_mappings"
   ("id", "value", "type", "cost", "service_id", "field_id", "group_id", "tenant_id",
-   "created_at", "updated_at")
-  VALUES (@id, @value, @type, @cost, @serviceId, @fieldId, @groupId, @tenantId, @now, @now)`;
+   "created_at", "updated_at", "name", "start", "end", "description", "created_by")
+  VALUES (@id, @value, @type, @cost, @serviceId, @fieldId, @groupId, @tenantId, @now, @now,
+   @name, @start, @end, @description, @createdBy)`;
 
 const INSERT_THRESHOLD = `INSERT INTO "hashmap_thresholds"
   ("id", "level", "type", "cost", "service_id", "field_id", "group_id", "tenant_id",
-   "created_at", "updated_at")
-  VALUES (@id, @level, @type, @cost, @serviceId, @fieldId, @groupId, @tenantId, @now, @now)`;
+   "created_at", "updated_at", "name", "start", "end", "description", "created_by")
+  VALUES (@id, @level, @type, @cost, @serviceId, @fieldId, @groupId, @tenantId, @now, @now,
+   @name, @start, @end, @description, @createdBy)`;
 
 /** Prisma stores DateTime as ISO text with an explicit offset; rows written here read the same. */
 const timestamp = (date: Date) => date.toISOString().replace("Z", "+00:00");
@@ -72,9 +86,15 @@ function insertPrepared<Data extends NewMapping | NewThreshold>(
     connection.transaction(() => {
       const now = new Date();
       const id = randomUUID();
-      const { lastInsertRowid } = connection
-        .statement(sql)
-        .run({ ...data, id, now: timestamp(now) });
+      const lifecycle = lifecycleOf(data, now);
+      const { lastInsertRowid } = connection.statement(sql).run({
+        ...data,
+        ...lifecycle,
+        start: timestamp(lifecycle.start),
+        end: lifecycle.end && timestamp(lifecycle.end),
+        id,
+        now: timestamp(now),
+      });
       const row = {
         seq: Number(lastInsertRowid),
         id,
@@ -82,6 +102,10 @@ function insertPrepared<Data extends NewMapping | NewThreshold>(
         createdAt: now,
         updatedAt: now,
         revision: 1,
+        ...lifecycle,
+        updatedBy: null,
+        deleted: null,
+        deletedBy: null,
       };
       if (eventOf) connection.statement(INSERT_AUDIT_EVENT).run(auditParameters(eventOf(row)));
       return row;
@@ -89,11 +113,26 @@ function insertPrepared<Data extends NewMapping | NewThreshold>(
   );
 }
 
+/** The lifecycle columns of a new row, every one given (start: the creation time unless given). */
+function lifecycleOf(data: NewRuleLifecycle, now: Date) {
+  return {
+    name: data.name ?? null,
+    start: data.start ?? now,
+    end: data.end ?? null,
+    description: data.description ?? null,
+    createdBy: data.createdBy ?? null,
+  };
+}
+
 /** A created rule's row: what was given, and what the insert made. */
 type PreparedRow<Data> = { seq: number; id: string } & Data & {
     createdAt: Date;
     updatedAt: Date;
     revision: number;
+  } & ReturnType<typeof lifecycleOf> & {
+    updatedBy: null;
+    deleted: null;
+    deletedBy: null;
   };
 
 /** Creates a mapping and appends its audit event in one transaction, and returns its row. */

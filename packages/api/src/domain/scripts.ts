@@ -30,7 +30,7 @@ export async function getScript(
 }
 
 async function scriptNameTaken(prisma: PrismaClient, name: string): Promise<never> {
-  const existing = await prisma.script.findUnique({ where: { name } });
+  const existing = await prisma.script.findFirst({ where: { name, deleted: null } });
   throw fail.conflict(alreadyExists("Script", name, existing?.id ?? "unknown"));
 }
 
