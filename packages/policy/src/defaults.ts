@@ -64,6 +64,7 @@ const ratecardRules = {
   "ratecard:list_metrics": "rule:info:list_metrics_info",
   "ratecard:read_audit": "role:admin",
   "ratecard:export_ruleset": "rule:ratecard:read_rules",
+  "ratecard:manage_targets": "role:admin",
 } as const satisfies Record<string, string>;
 
 /** Rules for what Ratecard adds to CloudKitty's API; they default to CloudKitty's rules for the same data. */
@@ -88,4 +89,6 @@ export const RULE_DESCRIPTIONS: Record<keyof typeof ratecardRules, string> = {
     "Read the audit trail: every change to every resource, with who made it and the data before and after.",
   "ratecard:export_ruleset":
     "Export the whole rule set as one document, and plan the changes a document would make (reads only).",
+  "ratecard:manage_targets":
+    "Register, read, change, probe and delete CloudKitty targets, and import a target's rules into Ratecard.",
 };
