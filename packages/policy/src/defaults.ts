@@ -60,11 +60,13 @@ const ratecardRules = {
   "ratecard:read_rules": "role:reader or rule:rating:module_config",
   "ratecard:preview": "rule:ratecard:read_rules",
   "ratecard:warnings": "rule:ratecard:read_rules",
+  "ratecard:acknowledge_warnings": "rule:rating:module_config",
   "ratecard:manage_accounts": "role:admin",
   "ratecard:list_metrics": "rule:info:list_metrics_info",
   "ratecard:read_audit": "role:admin",
   "ratecard:export_ruleset": "rule:ratecard:read_rules",
   "ratecard:manage_targets": "role:admin",
+  "ratecard:apply_ruleset": "role:admin",
 } as const satisfies Record<string, string>;
 
 /** Rules for what Ratecard adds to CloudKitty's API; they default to CloudKitty's rules for the same data. */
@@ -82,6 +84,8 @@ export const RULE_DESCRIPTIONS: Record<keyof typeof ratecardRules, string> = {
     "Read the rating rules from the console (services, fields, groups, mappings, thresholds, scripts, modules) over RPC.",
   "ratecard:preview": "Preview a price with the current rules, explained per group.",
   "ratecard:warnings": "List the rules that price nothing or that another rule silently beats.",
+  "ratecard:acknowledge_warnings":
+    "Acknowledge a warning as intended, with a note, or withdraw that (as writing rules, by default).",
   "ratecard:manage_accounts": "Manage local users and the API tokens of other users.",
   "ratecard:list_metrics":
     "List the metrics from the metrics file, which the console suggests as service names.",
@@ -91,4 +95,6 @@ export const RULE_DESCRIPTIONS: Record<keyof typeof ratecardRules, string> = {
     "Export the whole rule set as one document, and plan the changes a document would make (reads only).",
   "ratecard:manage_targets":
     "Register, read, change, probe and delete CloudKitty targets, and import a target's rules into Ratecard.",
+  "ratecard:apply_ruleset":
+    "Apply a rule-set document: every change its plan lists, in one transaction (rules kept in git made live).",
 };

@@ -13,6 +13,7 @@ const INFO_METRICS = /^\/v1\/info\/(metrics|services)$/i;
 const INFO_METRIC = /^\/v1\/info\/(metrics|services)\/[^/]+$/i;
 const AUDIT = /^\/v1\/ratecard\/audit$/i;
 const RULESET = /^\/v1\/ratecard\/ruleset(\/plan)?$/i;
+const RULESET_APPLY = /^\/v1\/ratecard\/ruleset\/apply$/i;
 const TARGETS = /^\/v1\/ratecard\/targets(\/|$)/i;
 
 /** The rules a request must pass, in order (the first refused one is named in the 403). */
@@ -44,6 +45,7 @@ export function restRules(method: string, path: string): string[] {
   if (INFO_METRIC.test(path)) return ["info:get_metric_info"];
   if (AUDIT.test(path)) return ["ratecard:read_audit"];
   if (RULESET.test(path)) return ["ratecard:export_ruleset"];
+  if (RULESET_APPLY.test(path)) return ["ratecard:apply_ruleset"];
   // Targets hold CloudKitty credentials: every method on the whole subtree, reads included.
   if (TARGETS.test(path)) return ["ratecard:manage_targets"];
   return [];

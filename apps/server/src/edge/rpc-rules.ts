@@ -10,9 +10,11 @@ export function rpcRule(path: string, type: ProcedureType): string | null | unde
   if (path.startsWith("accounts.tokens.")) return null;
   if (path.startsWith("audit.")) return "ratecard:read_audit";
   if (path === "ruleset.export" || path === "ruleset.plan") return "ratecard:export_ruleset";
+  if (path === "ruleset.apply") return "ratecard:apply_ruleset";
   if (path.startsWith("targets.")) return "ratecard:manage_targets";
   if (path === "hashmap.preview") return "ratecard:preview";
   if (path === "hashmap.warnings") return "ratecard:warnings";
+  if (path.startsWith("warnings.")) return "ratecard:acknowledge_warnings";
   if (path === "rating.quote") return "rating:quote";
   if (path.startsWith("info.")) return "ratecard:list_metrics";
   if (path.startsWith("modules."))
