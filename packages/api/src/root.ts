@@ -12,6 +12,7 @@ import { modulesRouter } from "./routers/modules.js";
 import { ratingRouter } from "./routers/rating.js";
 import { rulesetRouter } from "./routers/ruleset.js";
 import { scriptsRouter } from "./routers/pyscripts/scripts.js";
+import { warningsRouter } from "./routers/warnings.js";
 import { router } from "./trpc.js";
 
 export const appRouter = router({
@@ -23,7 +24,8 @@ export const appRouter = router({
     mappings: mappingsRouter,
     thresholds: thresholdsRouter,
     preview: ratingRouter.preview,
-    warnings: ratingRouter.warnings,
+    // With each warning's acknowledgement (routers/warnings.ts).
+    warnings: warningsRouter.list,
   }),
   pyscripts: router({ scripts: scriptsRouter }),
   modules: modulesRouter,
@@ -33,6 +35,10 @@ export const appRouter = router({
   accounts: accountsRouter,
   audit: auditRouter,
   ruleset: rulesetRouter,
+  warnings: router({
+    acknowledge: warningsRouter.acknowledge,
+    withdraw: warningsRouter.withdraw,
+  }),
 });
 
 export type AppRouter = typeof appRouter;

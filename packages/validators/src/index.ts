@@ -4,3 +4,4 @@ export * from "./schemas.js";
 export * from "./rating.js";
 export * from "./python.js";
 export * from "./scripts.js";
+export * from "./warning-acks.js";

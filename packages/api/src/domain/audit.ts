@@ -36,6 +36,8 @@ export const AUDIT_RESOURCE_TYPES = [
   // Local accounts (AUTH_STRATEGY=local): users and API tokens, never a password or secret.
   "user",
   "token",
+  // An acknowledged rule-set warning (domain/warnings-ack.ts), keyed by the warning's key.
+  "warning",
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 export const AUDIT_OPERATIONS = ["create", "update", "delete"] as const;

@@ -1,0 +1,257 @@
+import { createHash } from "node:crypto";
+import { appendAuditEvent, isUniqueViolation, type Prisma, type PrismaClient } from "@ratecard/db";
+import type {
+  TAcknowledgeableWarning,
+  TAcknowledgeWarningRequest,
+  TRuleSetWarning,
+  TWarningAcknowledgement,
+} from "@ratecard/validators";
+import { auditEvent, type AuditContext } from "./audit.js";
+import { fail } from "./errors.js";
+import { ruleSetWarnings } from "./pricing.js";
+import type { RuleSetCache } from "./rating.js";
+
+// Acknowledged warnings: an operator marks a rule-set warning as intended (a deliberate tenant
+// override) with a note. An acknowledgement is kept per warning (its key) with the fingerprint of
+// the rules involved as they were; it holds only while the fingerprint still matches, so any
+// change to those rules (a cost, a group, a rule joining or leaving the warning) opens the warning
+// again, and the console shows both what was accepted and that it changed since.
+
+/**
+ * Warnings about a whole group: the group is what they are about, and the rules involved (which
+ * may be hundreds) only decide whether the acknowledgement still holds. Any other warning is about
+ * its particular rules (this override, that lost slot), which are then part of its key.
+ */
+const ABOUT_A_GROUP = new Set([
+  "rate-without-flat",
+  "flats-do-not-add",
+  "thresholds-compete",
+  "group-named-default",
+]);
+
+const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+
+/** What names one warning across reads: its code, where it is and, unless about a group, its rules. */
+export function warningKey(warning: TRuleSetWarning): string {
+  return sha256(
+    JSON.stringify([
+      warning.code,
+      warning.service_id,
+      warning.group_id,
+      warning.tenant_id,
+      ABOUT_A_GROUP.has(warning.code) ? [] : warning.rule_ids,
+    ]),
+  );
+}
+
+/**
+ * The rules involved as they are: their ids and revisions (every change to a rule moves its
+ * revision). A rule the database no longer has counts as revision 0.
+ */
+export function warningFingerprint(
+  warning: TRuleSetWarning,
+  revisions: ReadonlyMap<string, number>,
+): string {
+  const rules = [...warning.rule_ids].sort().map((id) => `${id}:${revisions.get(id) ?? 0}`);
+  return sha256(JSON.stringify([warning.code, rules]));
+}
+
+/** Rule ids per query: well below SQLite's and PostgreSQL's limits on bound parameters. */
+const IDS_PER_QUERY = 500;
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += IDS_PER_QUERY)
+    result.push(items.slice(start, start + IDS_PER_QUERY));
+  return result;
+}
+
+async function ruleRevisions(
+  prisma: PrismaClient,
+  ruleIds: readonly string[],
+): Promise<Map<string, number>> {
+  const revisions = new Map<string, number>();
+  const select = { id: true, revision: true } as const;
+  for (const ids of chunks([...new Set(ruleIds)])) {
+    const [mappings, thresholds] = await prisma.$transaction([
+      prisma.mapping.findMany({ where: { id: { in: ids } }, select }),
+      prisma.threshold.findMany({ where: { id: { in: ids } }, select }),
+    ]);
+    for (const row of [...mappings, ...thresholds]) revisions.set(row.id, row.revision);
+  }
+  return revisions;
+}
+
+type AcknowledgementRow = Prisma.WarningAcknowledgementGetPayload<object>;
+
+function renderAcknowledgement(
+  row: AcknowledgementRow,
+  fingerprint: string,
+): TWarningAcknowledgement {
+  return {
+    note: row.note,
+    user_id: row.userId,
+    user_name: row.userName,
+    at: row.at.toISOString(),
+    revision: row.revision,
+    reopened: row.fingerprint !== fingerprint,
+  };
+}
+
+/** Each warning with its key, its current fingerprint and its acknowledgement, if any. */
+async function withAcknowledgements(
+  prisma: PrismaClient,
+  warnings: readonly TRuleSetWarning[],
+): Promise<TAcknowledgeableWarning[]> {
+  const revisions = await ruleRevisions(
+    prisma,
+    warnings.flatMap((warning) => warning.rule_ids),
+  );
+  const keyed = warnings.map((warning) => ({
+    warning,
+    key: warningKey(warning),
+    fingerprint: warningFingerprint(warning, revisions),
+  }));
+  const acknowledgements = new Map<string, AcknowledgementRow>();
+  for (const keys of chunks(keyed.map(({ key }) => key))) {
+    const rows = await prisma.warningAcknowledgement.findMany({
+      where: { warningKey: { in: keys } },
+    });
+    for (const row of rows) acknowledgements.set(row.warningKey, row);
+  }
+  return keyed.map(({ warning, key, fingerprint }) => {
+    const row = acknowledgements.get(key);
+    return {
+      ...warning,
+      warning_key: key,
+      fingerprint,
+      acknowledgement: row ? renderAcknowledgement(row, fingerprint) : null,
+    };
+  });
+}
+
+/** The rule set's warnings (optionally of one service or group), each with its acknowledgement. */
+export async function acknowledgeableWarnings(
+  prisma: PrismaClient,
+  ruleSets: RuleSetCache,
+  filter: { service_id?: string | undefined; group_id?: string | undefined },
+): Promise<TAcknowledgeableWarning[]> {
+  return withAcknowledgements(prisma, await ruleSetWarnings(prisma, ruleSets, filter));
+}
+
+async function currentWarning(
+  prisma: PrismaClient,
+  ruleSets: RuleSetCache,
+  key: string,
+): Promise<TAcknowledgeableWarning> {
+  const warnings = await ruleSetWarnings(prisma, ruleSets, {});
+  const warning = warnings.find((candidate) => warningKey(candidate) === key);
+  if (!warning)
+    throw fail.notFound(
+      "No such warning: the rules changed and it no longer applies (reload the warnings)",
+    );
+  const [found] = await withAcknowledgements(prisma, [warning]);
+  return found!;
+}
+
+/** What the audit trail shows of an acknowledgement: the row, and the warning it is about. */
+function auditView(
+  row: AcknowledgementRow,
+  warning?: TRuleSetWarning,
+): Record<string, unknown> & { revision: number } {
+  return {
+    warning_key: row.warningKey,
+    code: row.code,
+    note: row.note,
+    fingerprint: row.fingerprint,
+    ...(warning && {
+      message: warning.message,
+      service_id: warning.service_id,
+      group_id: warning.group_id,
+      tenant_id: warning.tenant_id,
+      rule_ids: warning.rule_ids,
+    }),
+    revision: row.revision,
+  };
+}
+
+/**
+ * Marks a warning as intended, with the operator's note; a second call replaces the note (and
+ * renews an acknowledgement the warning's rules outgrew). Refused when the warning is gone (404) or
+ * its rules changed since the caller read it (412), so that nobody accepts what they did not see.
+ */
+export async function acknowledgeWarning(
+  prisma: PrismaClient,
+  ruleSets: RuleSetCache,
+  request: TAcknowledgeWarningRequest,
+  audit: AuditContext,
+): Promise<TAcknowledgeableWarning> {
+  const warning = await currentWarning(prisma, ruleSets, request.warning_key);
+  if (warning.fingerprint !== request.fingerprint)
+    throw fail.stale(
+      "The rules of this warning changed since it was read: read it again before acknowledging it",
+    );
+  const row = await prisma
+    .$transaction(async (tx) => {
+      const before = await tx.warningAcknowledgement.findUnique({
+        where: { warningKey: warning.warning_key },
+      });
+      const data = {
+        code: warning.code,
+        fingerprint: warning.fingerprint,
+        note: request.note,
+        userId: audit.userId,
+        userName: audit.userName,
+        at: new Date(),
+      };
+      const after = before
+        ? await tx.warningAcknowledgement.update({
+            where: { warningKey: before.warningKey },
+            data: { ...data, revision: { increment: 1 } },
+          })
+        : await tx.warningAcknowledgement.create({
+            data: { ...data, warningKey: warning.warning_key },
+          });
+      await appendAuditEvent(
+        tx,
+        auditEvent(audit, {
+          operation: before ? "update" : "create",
+          resourceType: "warning",
+          resourceId: warning.warning_key,
+          before: before && auditView(before),
+          after: auditView(after, warning),
+        }),
+      );
+      return after;
+    })
+    .catch((error: unknown) => {
+      // Two first acknowledgements at once: the second one's insert meets the first one's row.
+      if (isUniqueViolation(error))
+        throw fail.conflict("Someone acknowledged this warning at the same moment; reload it");
+      throw error;
+    });
+  return { ...warning, acknowledgement: renderAcknowledgement(row, warning.fingerprint) };
+}
+
+/** Withdraws an acknowledgement: the warning (if it still applies) is open again. */
+export async function withdrawWarningAcknowledgement(
+  prisma: PrismaClient,
+  key: string,
+  audit: AuditContext,
+): Promise<void> {
+  await prisma.$transaction(async (tx) => {
+    const before = await tx.warningAcknowledgement.findUnique({ where: { warningKey: key } });
+    if (!before) throw fail.notFound("This warning is not acknowledged");
+    await tx.warningAcknowledgement.delete({ where: { warningKey: key } });
+    await appendAuditEvent(
+      tx,
+      auditEvent(audit, {
+        operation: "delete",
+        resourceType: "warning",
+        resourceId: key,
+        before: auditView(before),
+        after: null,
+      }),
+    );
+  });
+}
