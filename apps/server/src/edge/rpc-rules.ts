@@ -10,7 +10,7 @@ export function rpcRule(path: string, type: ProcedureType): string | null | unde
   if (path.startsWith("accounts.tokens.")) return null;
   if (path.startsWith("audit.")) return "ratecard:read_audit";
   if (path === "ruleset.export" || path === "ruleset.plan") return "ratecard:export_ruleset";
-  if (path === "ruleset.apply") return "ratecard:apply_ruleset";
+  if (path === "ruleset.applyDocument") return "ratecard:apply_ruleset";
   if (path.startsWith("targets.")) return "ratecard:manage_targets";
   if (path === "hashmap.preview") return "ratecard:preview";
   if (path === "hashmap.warnings") return "ratecard:warnings";
