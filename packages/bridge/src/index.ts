@@ -1,0 +1,14 @@
+export {
+  convertRuleSet,
+  countRuleSet,
+  describeReport,
+  RATECARD_MODULES,
+  type Conversion,
+  type ConvertOptions,
+  type DoubleArtifact,
+  type DuplicateRule,
+  type ImportReport,
+  type RuleKind,
+  type SkippedObject,
+} from "./convert.js";
+export { isEmptyRuleSet, mergeRuleSets, type Merge, type MergeConflict } from "./merge.js";
