@@ -38,6 +38,8 @@ export const AUDIT_RESOURCE_TYPES = [
   "token",
   // An acknowledged rule-set warning (domain/warnings-ack.ts), keyed by the warning's key.
   "warning",
+  // A CloudKitty target (domain/targets.ts): its connection without the secret.
+  "target",
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 export const AUDIT_OPERATIONS = ["create", "update", "delete"] as const;
