@@ -1,24 +1,28 @@
 import type { PrismaClient } from "@ratecard/db";
 import { explainPoint, formatDecimal, priceQuote } from "@ratecard/rating";
 import type {
+  TExcludedRule,
+  TPreviewAnswer,
   TPreviewRequest,
-  TPriceBreakdown,
   TQuoteRequest,
   TRuleSetWarning,
 } from "@ratecard/validators";
-import { quoteMetadata, type RuleSetCache } from "./rating.js";
+import { quoteMetadata, type ExcludedRule, type RuleSetCache } from "./rating.js";
 
 /**
- * CloudKitty's quote: the total price of the resources with the hashmap rules, with no tenant
- * (CloudKitty's quote never applies tenant rules). Pyscripts are stored, not executed, so they add
- * nothing; a disabled hashmap module prices nothing, as in CloudKitty.
+ * CloudKitty's quote: the total price of the resources with the hashmap rules in force at the
+ * moment asked (default now), with no tenant (CloudKitty's quote never applies tenant rules).
+ * Pyscripts are stored, not executed, so they add nothing; a disabled hashmap module prices
+ * nothing, as in CloudKitty.
  */
 export async function quote(
   prisma: PrismaClient,
   ruleSets: RuleSetCache,
   request: TQuoteRequest,
 ): Promise<string> {
-  const { index, hashmapEnabled } = await ruleSets.get(prisma);
+  const { index, hashmapEnabled } = request.at
+    ? (await ruleSets.at(prisma, request.at)).compiled
+    : await ruleSets.get(prisma);
   if (!hashmapEnabled) return "0";
   const points = request.resources.map((resource) => ({
     service: resource.service,
@@ -28,19 +32,58 @@ export async function quote(
   return formatDecimal(priceQuote(index, points));
 }
 
-/** The price of one usage point for one tenant, with every group's part and the rules that made it. */
+const momentText = (value: unknown): string | null =>
+  typeof value === "string" && value !== "" ? value : null;
+
+function renderExcluded({ kind, rule, reason }: ExcludedRule): TExcludedRule {
+  const object = rule as unknown as Record<string, unknown>;
+  return {
+    kind,
+    rule_id: kind === "mapping" ? String(object.mapping_id) : String(object.threshold_id),
+    reason,
+    start: momentText(object.start),
+    end: momentText(object.end),
+    deleted: momentText(object.deleted),
+  };
+}
+
+/**
+ * The price of one usage point for one tenant at a moment (default now), with every group's part
+ * and the rules that made it, and the service's rules left out by their dates.
+ */
 export async function previewPrice(
   prisma: PrismaClient,
   ruleSets: RuleSetCache,
   request: TPreviewRequest,
-): Promise<TPriceBreakdown> {
-  const { index } = await ruleSets.get(prisma);
-  return explainPoint(index, {
+): Promise<TPreviewAnswer> {
+  const { compiled, at, reconstructed, eventId } = await ruleSets.at(prisma, request.at);
+  const breakdown = explainPoint(compiled.index, {
     service: request.service,
     volume: request.volume,
     metadata: request.metadata ?? {},
     tenant: request.tenant_id ?? null,
   });
+  const service = compiled.rules.services.find((candidate) => candidate.name === request.service);
+  const fieldIds = new Set(
+    compiled.rules.fields
+      .filter((field) => field.service_id === service?.service_id)
+      .map((field) => field.field_id),
+  );
+  const excluded = service
+    ? compiled.excluded.filter(
+        ({ rule }) =>
+          rule.service_id === service.service_id ||
+          (rule.field_id !== null && rule.field_id !== undefined && fieldIds.has(rule.field_id)),
+      )
+    : [];
+  return {
+    ...breakdown,
+    at: at.toISOString(),
+    reconstructed,
+    event_id: eventId,
+    hashmap_enabled: compiled.hashmapEnabled,
+    excluded: excluded.map(renderExcluded),
+  };
 }
 
 /** Rules that price nothing or that another rule silently beats, optionally for one service or group. */

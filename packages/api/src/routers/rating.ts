@@ -2,7 +2,7 @@ import { z } from "zod";
 import {
   ZPathId,
   ZPreviewRequest,
-  ZPriceBreakdown,
+  ZPreviewAnswer,
   ZQuoteRequest,
   ZRuleSetWarning,
 } from "@ratecard/validators";
@@ -24,7 +24,9 @@ export const ratingRouter = router({
           "The total price of the resources with the hashmap rules, as a JSON number. Each resource's " +
           "metadata is desc.metadata merged with desc.groupby (a desc with neither is the metadata " +
           "itself). Tenant rules never apply (no tenant in a quote); pyscripts are not executed; an " +
-          "unknown service prices 0.",
+          "unknown service prices 0. Ratecard's extension: `at` (ISO 8601, default now) prices with the " +
+          "rules in force at that moment; a past moment with the rules as they stood then, rebuilt " +
+          "from the audit trail (a moment before the trail's first change is refused with a 400).",
         protect: false,
       },
       bodyName: "res_data",
@@ -45,13 +47,15 @@ export const ratingRouter = router({
         description:
           "Per group: the flat and rate values, the threshold applied, the group's price and the " +
           "mappings that matched; then the total. tenant_id applies that tenant's rules over the " +
-          "global ones, as CloudKitty's rating does.",
+          "global ones, as CloudKitty's rating does. `at` (ISO 8601, default now) prices at that " +
+          "moment: `reconstructed` says the rules were rebuilt from the audit trail, `excluded` lists " +
+          "the service's rules left out by their dates.",
         protect: false,
       },
       bodyName: "preview",
     })
     .input(ZPreviewRequest)
-    .output(ZPriceBreakdown)
+    .output(ZPreviewAnswer)
     .query(({ ctx, input }) => previewPrice(ctx.prisma, ctx.ruleSets, input)),
 
   warnings: publicProcedure
