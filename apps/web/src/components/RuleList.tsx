@@ -1,7 +1,18 @@
-import { useNavigate, useSearch } from "@tanstack/react-router";
+import { useQuery } from "@tanstack/react-query";
+import { Link, useNavigate, useSearch } from "@tanstack/react-router";
+import { createColumnHelper } from "@tanstack/react-table";
 import { useId, useMemo, useState, type ReactNode } from "react";
+import { useLookups } from "../hooks";
 import { countText, filterRuleRows, type RuleListSearch } from "../lib/rule-list";
 import { describeRule, formatSort, parseSort, type RuleKind, type RuleRow } from "../lib/rules";
+import {
+  badgeLabel,
+  ruleWarningBadges,
+  warningAnchor,
+  warningsFilterForRows,
+  type RuleWarningBadge,
+} from "../lib/warnings";
+import { useTRPC } from "../trpc";
 import { DataTable } from "./DataTable";
 import { DebouncedInput } from "./DebouncedInput";
 import { DeleteRuleDialog } from "./DeleteDialogs";
@@ -15,6 +26,8 @@ export const ruleRowId = (row: { kind: RuleKind; id: string }) => `${row.kind}-$
 
 /** Below this width the list scrolls sideways instead of squeezing its columns. */
 const MIN_TABLE_WIDTH = 860;
+
+const column = createColumnHelper<RuleRow>();
 
 /**
  * Every list of rules in the console (a service's, a field's, a group's, the explorer): only the
@@ -35,6 +48,7 @@ export function RuleList({
   loading = false,
   error,
   empty,
+  warningsPanel = "this page",
 }: {
   /** The table's accessible name. */
   label: string;
@@ -56,6 +70,12 @@ export function RuleList({
   error?: ReactNode;
   /** Shown when there is nothing at all (no filter hides anything). */
   empty: ReactNode;
+  /**
+   * Where a row's warning badge leads: the warnings panel of this page (a service, field or group
+   * page shows the warnings of its rules), or, with none on the page (the explorer), the warning's
+   * service page.
+   */
+  warningsPanel?: "this page" | "service page";
 }) {
   const search: RuleListSearch & Record<string, unknown> = useSearch({ strict: false });
   const navigate = useNavigate();
@@ -77,17 +97,31 @@ export function RuleList({
     () => filterRuleRows(ofKind, { type: search.type, q: search.q }),
     [ofKind, search.type, search.q],
   );
-  const columns = useMemo(
-    () =>
-      ruleColumns({
-        ...(matchHeader && { matchHeader }),
-        showKind,
-        showAttachedTo,
-        showGroup,
-        onDelete: setDeleting,
-      }),
-    [matchHeader, showKind, showAttachedTo, showGroup],
-  );
+  const badges = useRuleWarningBadges(rows);
+  const hasBadges = useMemo(() => rows.some((row) => badges.has(row.id)), [rows, badges]);
+  const columns = useMemo(() => {
+    const base = ruleColumns({
+      ...(matchHeader && { matchHeader }),
+      showKind,
+      showAttachedTo,
+      showGroup,
+      onDelete: setDeleting,
+    });
+    if (!hasBadges) return base;
+    // Beside the row's actions: only rows with a warning show anything.
+    const actions = base.findIndex((candidate) => candidate.id === "actions");
+    const at = actions === -1 ? base.length : actions;
+    const warnings = column.display({
+      id: "warnings",
+      header: () => <span className="visually-hidden">Warnings</span>,
+      meta: { width: "72px" },
+      cell: (info) => {
+        const badge = badges.get(info.row.original.id);
+        return badge ? <WarningBadge badge={badge} panel={warningsPanel} /> : null;
+      },
+    });
+    return [...base.slice(0, at), warnings, ...base.slice(at)];
+  }, [matchHeader, showKind, showAttachedTo, showGroup, hasBadges, badges, warningsPanel]);
   const filtered = Boolean(search.q || search.type);
   const clear = () => {
     update({ q: undefined, type: undefined });
@@ -143,6 +177,75 @@ export function RuleList({
         />
       )}
     </>
+  );
+}
+
+/**
+ * The warnings that involve each of these rules, from the same hashmap.warnings query as the
+ * page's warnings panel when the rows allow (one service, or one group), so no second request.
+ */
+function useRuleWarningBadges(rows: readonly RuleRow[]): Map<string, RuleWarningBadge> {
+  const trpc = useTRPC();
+  const { lookups } = useLookups();
+  const filter = useMemo(() => warningsFilterForRows(rows, lookups), [rows, lookups]);
+  const warnings = useQuery({
+    ...trpc.hashmap.warnings.queryOptions(filter),
+    enabled: rows.length > 0,
+  });
+  return useMemo(() => ruleWarningBadges(warnings.data?.warnings ?? []), [warnings.data]);
+}
+
+/** A rule's warnings in its row: a count that links to the warning in the warnings panel. */
+function WarningBadge({
+  badge,
+  panel,
+}: {
+  badge: RuleWarningBadge;
+  panel: "this page" | "service page";
+}) {
+  const open = badge.open > 0;
+  const label = badgeLabel(badge);
+  const className = `warning-badge ${open ? "open" : "acknowledged"}`;
+  const text = open ? `⚠ ${badge.open}` : `✓ ${badge.acknowledged}`;
+  const hash = warningAnchor(badge.target.warning_key);
+  const { service_id: serviceId, group_id: groupId } = badge.target;
+  if (panel === "service page" && (serviceId || groupId)) {
+    return serviceId ? (
+      <Link
+        to="/hashmap/services/$serviceId"
+        params={{ serviceId }}
+        hash={hash}
+        className={className}
+        aria-label={label}
+        title={label}
+      >
+        {text}
+      </Link>
+    ) : (
+      <Link
+        to="/hashmap/groups/$groupId"
+        params={{ groupId: groupId! }}
+        hash={hash}
+        className={className}
+        aria-label={label}
+        title={label}
+      >
+        {text}
+      </Link>
+    );
+  }
+  return (
+    <Link
+      to="."
+      search={((previous: Record<string, unknown>) => previous) as never}
+      hash={hash}
+      resetScroll={false}
+      className={className}
+      aria-label={label}
+      title={label}
+    >
+      {text}
+    </Link>
   );
 }
 

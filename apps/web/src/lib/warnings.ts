@@ -1,4 +1,8 @@
-import type { TRuleSetWarning } from "@ratecard/validators";
+import type {
+  TAcknowledgeableWarning,
+  TRuleSetWarning,
+  TWarningAcknowledgement,
+} from "@ratecard/validators";
 import { describeRule, type ExplorerSearch, type RuleLookups, type RuleRow } from "./rules";
 
 // The API's rule-set warnings (hashmap.warnings) in words for operators: what the trap is, where it
@@ -21,6 +25,11 @@ export interface WarningDescription {
   group: { id: string | null; name: string };
   tenant: string | null;
   rules: WarningRule[];
+  /** The API's key for the warning (what an acknowledgement names), when the answer has one. */
+  key?: string;
+  /** The rules involved as they are now, which an acknowledgement sends back. */
+  fingerprint?: string;
+  acknowledgement?: TWarningAcknowledgement | null;
 }
 
 export const DEFAULT_GROUP_LABEL = "the default group";
@@ -99,7 +108,7 @@ function wording(
 }
 
 export function describeWarning(
-  warning: TRuleSetWarning,
+  warning: TRuleSetWarning & Partial<TAcknowledgeableWarning>,
   lookups: RuleLookups,
   rulesById: ReadonlyMap<string, RuleRow>,
 ): WarningDescription {
@@ -132,6 +141,9 @@ export function describeWarning(
     group: { id: warning.group_id, name: groupName },
     tenant: warning.tenant_id,
     rules,
+    ...(warning.warning_key !== undefined && { key: warning.warning_key }),
+    ...(warning.fingerprint !== undefined && { fingerprint: warning.fingerprint }),
+    ...(warning.acknowledgement !== undefined && { acknowledgement: warning.acknowledgement }),
   };
 }
 
@@ -166,10 +178,10 @@ export function bySeverity(warnings: readonly TRuleSetWarning[]): TRuleSetWarnin
 }
 
 /** A field page shows the warnings of its service that involve one of the field's own rules. */
-export function warningsInvolvingRules(
-  warnings: readonly TRuleSetWarning[],
+export function warningsInvolvingRules<Warning extends TRuleSetWarning>(
+  warnings: readonly Warning[],
   ruleIds: ReadonlySet<string>,
-): TRuleSetWarning[] {
+): Warning[] {
   return warnings.filter((warning) => warning.rule_ids.some((id) => ruleIds.has(id)));
 }
 
@@ -258,4 +270,121 @@ export function explorerFiltersFor(warning: WarningDescription): ExplorerFilters
     ...(tenant === "" ? { no_tenant: true } : tenant ? { tenant_id: tenant } : {}),
     ...(type && { type }),
   };
+}
+
+// ------------------------------------------------------------------ acknowledgements and badges
+
+/** Acknowledged: an operator marked it intended, and no rule involved changed since. */
+export function isAcknowledged(warning: {
+  acknowledgement?: TWarningAcknowledgement | null | undefined;
+}): boolean {
+  return Boolean(warning.acknowledgement && !warning.acknowledgement.reopened);
+}
+
+/** The warnings still to look at, and those marked intended (shown collapsed, with their notes). */
+export function splitAcknowledged<
+  Warning extends { acknowledgement?: TWarningAcknowledgement | null },
+>(warnings: readonly Warning[]): { open: Warning[]; acknowledged: Warning[] } {
+  const open: Warning[] = [];
+  const acknowledged: Warning[] = [];
+  for (const warning of warnings) (isAcknowledged(warning) ? acknowledged : open).push(warning);
+  return { open, acknowledged };
+}
+
+/** The element id of a warning in the warnings panel, which badges link to (`#warning-…`). */
+export function warningAnchor(key: string): string {
+  return `warning-${key.slice(0, 16)}`;
+}
+
+/** The key a `#warning-…` address names, among the warnings shown. */
+export function warningKeyOfAnchor(
+  hash: string,
+  keys: Iterable<string | undefined>,
+): string | undefined {
+  const anchor = hash.replace(/^#/, "");
+  if (!anchor.startsWith("warning-")) return undefined;
+  for (const key of keys) if (key && warningAnchor(key) === anchor) return key;
+  return undefined;
+}
+
+/** "admin, 25 Nov 2026, 21:10": who acknowledged and when, in the operator's locale. */
+export function acknowledgedBy(acknowledgement: TWarningAcknowledgement, locale?: string): string {
+  const when = new Date(acknowledgement.at).toLocaleString(locale, {
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
+  return `${acknowledgement.user_name ?? "someone"}, ${when}`;
+}
+
+/** What a rule's row says about the warnings that involve it. */
+export interface RuleWarningBadge {
+  /** Warnings still open (reopened ones included). */
+  open: number;
+  acknowledged: number;
+  /** The warning the badge links to: the most severe open one, else the first acknowledged. */
+  target: Pick<TAcknowledgeableWarning, "warning_key" | "code" | "service_id" | "group_id">;
+  /** The codes of the warnings involved, most severe first (for the badge's accessible name). */
+  codes: string[];
+}
+
+/** Per rule id, the warnings that involve it: the badges of rule lists and the explorer. */
+export function ruleWarningBadges(
+  warnings: readonly TAcknowledgeableWarning[],
+): Map<string, RuleWarningBadge> {
+  const badges = new Map<string, RuleWarningBadge>();
+  for (const warning of bySeverity(warnings) as TAcknowledgeableWarning[]) {
+    const acknowledged = isAcknowledged(warning);
+    for (const id of new Set(warning.rule_ids)) {
+      let badge = badges.get(id);
+      if (!badge) {
+        badge = { open: 0, acknowledged: 0, target: warning, codes: [] };
+        badges.set(id, badge);
+      }
+      if (acknowledged) badge.acknowledged += 1;
+      else {
+        // The first open warning (the most severe) is the one to see first.
+        if (badge.open === 0) badge.target = warning;
+        badge.open += 1;
+      }
+      badge.codes.push(warning.code);
+    }
+  }
+  return badges;
+}
+
+/** "2 pricing warnings, 1 acknowledged": the accessible name of a row's badge. */
+export function badgeLabel(badge: Pick<RuleWarningBadge, "open" | "acknowledged">): string {
+  const parts: string[] = [];
+  if (badge.open > 0)
+    parts.push(badge.open === 1 ? "1 pricing warning" : `${badge.open} pricing warnings`);
+  if (badge.acknowledged > 0)
+    parts.push(
+      badge.open > 0
+        ? `${badge.acknowledged} acknowledged`
+        : badge.acknowledged === 1
+          ? "1 acknowledged pricing warning"
+          : `${badge.acknowledged} acknowledged pricing warnings`,
+    );
+  return parts.join(", ");
+}
+
+/**
+ * The hashmap.warnings filter that covers every warning about these rows, as narrow as they allow:
+ * a warning only involves rules of one service and one group, so rows of one service (a service
+ * or field page) need that service's warnings, rows of one group (a group page) that group's.
+ * The same filter as the page's own warnings query, so both share one request.
+ */
+export function warningsFilterForRows(
+  rows: readonly Pick<RuleRow, "serviceId" | "fieldId" | "groupId">[],
+  lookups: Pick<RuleLookups, "fields">,
+): { service_id?: string; group_id?: string } {
+  if (rows.length === 0) return {};
+  const serviceOfField = new Map(lookups.fields.map((field) => [field.field_id, field.service_id]));
+  const serviceOf = (row: Pick<RuleRow, "serviceId" | "fieldId">) =>
+    row.serviceId ?? (row.fieldId === null ? null : (serviceOfField.get(row.fieldId) ?? null));
+  const service = serviceOf(rows[0]!);
+  if (service && rows.every((row) => serviceOf(row) === service)) return { service_id: service };
+  const group = rows[0]!.groupId;
+  if (group && rows.every((row) => row.groupId === group)) return { group_id: group };
+  return {};
 }

@@ -106,6 +106,7 @@ export function RulesExplorerPage() {
           matchHeader="Value / level"
           showKind
           showAttachedTo
+          warningsPanel="service page"
           newRule={newRule}
           filters={
             <form
