@@ -106,10 +106,10 @@ export const ZExcludedRule = z
   .object({
     kind: z.enum(["mapping", "threshold"]),
     rule_id: z.string(),
-    reason: z.enum(["not_started", "ended", "deleted"]),
+    reason: z.enum(["not_started", "ended"]),
+    /** As the rule shows them (UTC, CloudKitty's form). */
     start: z.string().nullable(),
     end: z.string().nullable(),
-    deleted: z.string().nullable(),
   })
   .meta({ id: "ExcludedRule" });
 export type TExcludedRule = z.infer<typeof ZExcludedRule>;

@@ -26,6 +26,8 @@ export interface PreviewForm {
   fieldValues: Record<string, string>;
   extraRows: MetadataRow[];
   nextRowId: number;
+  /** "Price as of", a `datetime-local` value in the browser's time zone; absent or "": now. */
+  at?: string;
 }
 
 /** The API's input; metadata values are sent as the text typed. */
@@ -34,19 +36,24 @@ export interface PreviewRequest {
   volume: string;
   metadata: Record<string, string>;
   tenant_id?: string;
+  /** The moment to price at (UTC ISO 8601); absent: now. */
+  at?: string;
 }
 
 export interface PreviewErrors {
   quantity?: string;
+  at?: string;
   /** By MetadataRow id. */
   rows: Record<number, string>;
 }
 
-/** `?service=volume&quantity=80&tenant=acme&meta.volume_type=ssd` */
+/** `?service=volume&quantity=80&tenant=acme&meta.volume_type=ssd&at=2026-11-25T18:00:00.000Z` */
 export type PreviewSearch = {
   service?: string | undefined;
   quantity?: string | undefined;
   tenant?: string | undefined;
+  /** The moment priced, in UTC, so that a shared link means the same moment in every time zone. */
+  at?: string | undefined;
   [metadataKey: `meta.${string}`]: string | undefined;
 };
 
@@ -62,6 +69,7 @@ export function parsePreviewSearch(raw: SearchRecord): PreviewSearch {
     service: textParam(raw.service),
     quantity: textParam(raw.quantity),
     tenant: textParam(raw.tenant),
+    at: textParam(raw.at),
   };
   for (const [key, value] of Object.entries(raw)) {
     const text = textParam(value);
@@ -89,7 +97,44 @@ export function formFromSearch(search: PreviewSearch, fieldNames: readonly strin
     fieldValues,
     extraRows,
     nextRowId: extraRows.length,
+    ...(search.at !== undefined && { at: localInputFromIso(search.at) }),
   };
+}
+
+const pad = (value: number, width = 2) => String(value).padStart(width, "0");
+
+/** A UTC moment as a `datetime-local` value in the browser's time zone, to the second ("" if invalid). */
+export function localInputFromIso(iso: string): string {
+  const moment = new Date(iso);
+  if (Number.isNaN(moment.getTime())) return "";
+  const date = `${moment.getFullYear()}-${pad(moment.getMonth() + 1)}-${pad(moment.getDate())}`;
+  return `${date}T${pad(moment.getHours())}:${pad(moment.getMinutes())}:${pad(moment.getSeconds())}`;
+}
+
+/** A `datetime-local` value (the browser's time zone) as a UTC ISO moment; null when it is none. */
+export function isoFromLocalInput(local: string): string | null {
+  // Without an offset, a date and time is local time (ECMAScript's rule for this form).
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(local)) return null;
+  const moment = new Date(local);
+  return Number.isNaN(moment.getTime()) ? null : moment.toISOString();
+}
+
+/** The browser's time zone, to say which one the picker's moment is in. */
+export function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/** A UTC moment as the operator reads it: their time zone, to the second. */
+export function formatMoment(iso: string): string {
+  const moment = new Date(iso);
+  return Number.isNaN(moment.getTime())
+    ? iso
+    : moment.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" });
+}
+
+/** A rule's start or end as its API shows it (UTC without an offset) read as the moment it is. */
+export function ruleMomentIso(text: string): string {
+  return /[zZ]$|[+-]\d{2}:\d{2}$/.test(text) ? text : `${text}Z`;
 }
 
 function validQuantity(text: string): { volume: string } | { error: string } {
@@ -135,11 +180,14 @@ export function buildPreviewRequest(
 ): { request: PreviewRequest | null; errors: PreviewErrors } {
   const quantity = validQuantity(form.quantity);
   const { metadata, rowErrors } = collectMetadata(form, fieldNames);
+  const atText = form.at?.trim() ?? "";
+  const at = atText === "" ? undefined : isoFromLocalInput(atText);
   const errors: PreviewErrors = {
     rows: rowErrors,
     ...("error" in quantity && { quantity: quantity.error }),
+    ...(at === null && { at: "Enter a date and time, for example 2026-11-25 18:00." }),
   };
-  if (!form.service || "error" in quantity || Object.keys(rowErrors).length > 0)
+  if (!form.service || "error" in quantity || at === null || Object.keys(rowErrors).length > 0)
     return { request: null, errors };
   const tenant = form.tenant.trim();
   return {
@@ -148,6 +196,7 @@ export function buildPreviewRequest(
       volume: quantity.volume,
       metadata,
       ...(tenant && { tenant_id: tenant }),
+      ...(at !== undefined && { at }),
     },
     errors,
   };
@@ -159,6 +208,7 @@ export function previewSearch(form: PreviewForm, fieldNames: readonly string[]):
     service: form.service || undefined,
     quantity: form.quantity.trim() || undefined,
     tenant: form.tenant.trim() || undefined,
+    at: (form.at?.trim() && isoFromLocalInput(form.at.trim())) || undefined,
   };
   const { metadata } = collectMetadata(form, fieldNames);
   for (const [key, value] of Object.entries(metadata)) search[`${META_PREFIX}${key}`] = value;

@@ -1,21 +1,24 @@
 import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { useCallback, useEffect, useId, useMemo, useState } from "react";
-import type { TField, TPriceBreakdown } from "@ratecard/validators";
+import type { TExcludedRule, TField, TPreviewAnswer } from "@ratecard/validators";
 import { FlatRateHelp, GroupHelp, HelpBox, TenantHelp } from "../components/Concepts";
 import { FormField } from "../components/FormField";
 import { ErrorPanel, QueryState } from "../components/QueryState";
 import { useDebouncedValue, useLookups, useServiceRuleRows } from "../hooks";
 import { describeProblem } from "../lib/errors";
 import {
+  browserTimeZone,
   buildPreviewRequest,
   chargedByHashmap,
   describeThreshold,
+  formatMoment,
   formFromSearch,
   groupFormula,
   moduleStateOf,
   previewSearch,
   pricesZeroForLackOfFlat,
+  ruleMomentIso,
   thresholdEffect,
   type GroupBreakdown,
   type ModuleState,
@@ -66,8 +69,8 @@ export function PreviewPage() {
           <p className="eyebrow">Hashmap</p>
           <h1>Price preview</h1>
           <p className="lead">
-            Price one usage with the rules as they are now, the way CloudKitty's hashmap module
-            rates it, and see where the price comes from.
+            Price one usage with the rules in force at a moment (now, unless you choose one), the
+            way CloudKitty's hashmap module rates it, and see where the price comes from.
           </p>
         </div>
       </header>
@@ -141,6 +144,7 @@ function PreviewWorkbench({
   });
   const serverErrors = preview.error ? describeProblem(preview.error).fieldErrors : {};
   const quantityError = errors.quantity ?? serverErrors.volume;
+  const atError = errors.at ?? serverErrors.at;
 
   return (
     <div className="preview-layout">
@@ -204,6 +208,32 @@ function PreviewWorkbench({
             />
           )}
         </FormField>
+        <FormField
+          label="Price as of"
+          error={atError}
+          hint={`Empty: now. A past moment prices with the rules as they stood then, rebuilt from the change history; a later one with the rules scheduled for it. Your time zone (${browserTimeZone()}).`}
+        >
+          {(a11y) => (
+            <div style={{ display: "flex", gap: "0.5rem", alignItems: "center" }}>
+              <input
+                {...a11y}
+                type="datetime-local"
+                step={1}
+                className="input mono"
+                value={form.at ?? ""}
+                onChange={(event) => update({ at: event.target.value })}
+              />
+              <button
+                type="button"
+                className="button small"
+                disabled={!form.at}
+                onClick={() => update({ at: "" })}
+              >
+                Now
+              </button>
+            </div>
+          )}
+        </FormField>
         <MetadataInputs
           form={form}
           fields={fields}
@@ -219,7 +249,7 @@ function PreviewWorkbench({
       </form>
       <PriceResult
         serviceChosen={Boolean(form.service)}
-        inputValid={request !== null && !serverErrors.volume}
+        inputValid={request !== null && !serverErrors.volume && !serverErrors.at}
         preview={preview}
         ruleRows={ruleRows}
         modules={moduleState}
@@ -371,7 +401,7 @@ function MetadataInputs({
 }
 
 interface PreviewQuery {
-  data: { request: PreviewRequest; breakdown: TPriceBreakdown } | undefined;
+  data: { request: PreviewRequest; breakdown: TPreviewAnswer } | undefined;
   error: unknown;
   isError: boolean;
   isFetching: boolean;
@@ -384,7 +414,7 @@ function PriceResult({
   inputValid,
   preview,
   ruleRows,
-  modules,
+  modules: presentModules,
 }: {
   serviceChosen: boolean;
   inputValid: boolean;
@@ -396,6 +426,11 @@ function PriceResult({
   const rulesById = useMemo(() => indexRules(ruleRows), [ruleRows]);
   const shown = preview.data;
   const stale = !inputValid || preview.isPlaceholderData;
+  // At a chosen moment, whether hashmap ran is the moment's, not today's.
+  const modules =
+    presentModules && shown?.request.at !== undefined
+      ? { ...presentModules, hashmapEnabled: shown.breakdown.hashmap_enabled }
+      : presentModules;
   return (
     <section
       className="panel preview-result"
@@ -467,6 +502,7 @@ function PriceResult({
             {!inputValid &&
               " This is the price of the last valid input: correct the highlighted input to update it."}
           </p>
+          {shown.request.at !== undefined && <MomentNote answer={shown.breakdown} />}
           {!shown.breakdown.service_known && (
             <p className="alert note">
               No hashmap service is named {shown.breakdown.service}: CloudKitty prices its usage 0.
@@ -493,9 +529,88 @@ function PriceResult({
               rulesById={rulesById}
             />
           ))}
+          {shown.breakdown.excluded.length > 0 && (
+            <ExcludedRules excluded={shown.breakdown.excluded} rulesById={rulesById} />
+          )}
         </div>
       )}
       <PricingHelp />
+    </section>
+  );
+}
+
+/**
+ * Which rules a price at a chosen moment was computed with. The server says: rebuilt (a past moment
+ * before the last change), no event (a moment not in the past: today's rules), or an event and not
+ * rebuilt (a past moment after the last change).
+ */
+function MomentNote({ answer }: { answer: TPreviewAnswer }) {
+  const when = <time dateTime={answer.at}>{formatMoment(answer.at)}</time>;
+  return (
+    <p className="alert note" role="note" aria-label="Moment priced">
+      {answer.reconstructed ? (
+        <>
+          <strong>Priced as of {when}</strong>, with the rules as they stood then, rebuilt from the{" "}
+          <Link to="/activity">change history</Link>
+          {answer.event_id !== null ? ` (up to change #${answer.event_id})` : ""}. Rules changed or
+          deleted since are shown as they were; the links below show them as they are now.
+        </>
+      ) : answer.event_id === null ? (
+        <>
+          <strong>Priced as of {when}</strong>, with today's rules in force at that moment: rules
+          scheduled to start by then count, rules ended by then do not.
+        </>
+      ) : (
+        <>
+          <strong>Priced as of {when}</strong>: no rule has changed since, so these are today's
+          rules in force at that moment.
+        </>
+      )}
+    </p>
+  );
+}
+
+function ExcludedRules({
+  excluded,
+  rulesById,
+}: {
+  excluded: readonly TExcludedRule[];
+  rulesById: ReadonlyMap<string, RuleRow>;
+}) {
+  const headingId = useId();
+  const period = (rule: TExcludedRule) => {
+    if (rule.reason === "not_started" && rule.start)
+      return `starts ${formatMoment(ruleMomentIso(rule.start))}`;
+    if (rule.reason === "ended" && rule.end)
+      return `ended ${formatMoment(ruleMomentIso(rule.end))}`;
+    return rule.reason === "ended" ? "ended" : "not started";
+  };
+  return (
+    <section className="excluded-rules" aria-labelledby={headingId}>
+      <p className="subheading" id={headingId}>
+        Not in force at this moment ({excluded.length})
+      </p>
+      <p className="muted">These rules of the service are left out by their start or end date.</p>
+      <ul aria-labelledby={headingId}>
+        {excluded.map((rule) => {
+          const row = rulesById.get(rule.rule_id);
+          const label = row ? describeRule(row) : `${rule.kind} ${rule.rule_id}`;
+          return (
+            <li key={rule.rule_id}>
+              {rule.kind === "mapping" ? (
+                <Link to="/hashmap/mappings/$ruleId" params={{ ruleId: rule.rule_id }}>
+                  {label}
+                </Link>
+              ) : (
+                <Link to="/hashmap/thresholds/$ruleId" params={{ ruleId: rule.rule_id }}>
+                  {label}
+                </Link>
+              )}{" "}
+              <span className="muted">({period(rule)})</span>
+            </li>
+          );
+        })}
+      </ul>
     </section>
   );
 }

@@ -35,7 +35,12 @@ export async function quote(
 const momentText = (value: unknown): string | null =>
   typeof value === "string" && value !== "" ? value : null;
 
-function renderExcluded({ kind, rule, reason }: ExcludedRule): TExcludedRule {
+type DatedOut = ExcludedRule & { reason: TExcludedRule["reason"] };
+
+/** Left out by its validity period; a deleted rule is simply gone (the deleted-rules view has it). */
+const byDates = (excluded: ExcludedRule): excluded is DatedOut => excluded.reason !== "deleted";
+
+function renderExcluded({ kind, rule, reason }: DatedOut): TExcludedRule {
   const object = rule as unknown as Record<string, unknown>;
   return {
     kind,
@@ -43,13 +48,13 @@ function renderExcluded({ kind, rule, reason }: ExcludedRule): TExcludedRule {
     reason,
     start: momentText(object.start),
     end: momentText(object.end),
-    deleted: momentText(object.deleted),
   };
 }
 
 /**
  * The price of one usage point for one tenant at a moment (default now), with every group's part
- * and the rules that made it, and the service's rules left out by their dates.
+ * and the rules that made it, and the service's rules left out by their validity period (not yet
+ * started, or ended; deleted rules are not listed).
  */
 export async function previewPrice(
   prisma: PrismaClient,
@@ -70,11 +75,13 @@ export async function previewPrice(
       .map((field) => field.field_id),
   );
   const excluded = service
-    ? compiled.excluded.filter(
-        ({ rule }) =>
-          rule.service_id === service.service_id ||
-          (rule.field_id !== null && rule.field_id !== undefined && fieldIds.has(rule.field_id)),
-      )
+    ? compiled.excluded
+        .filter(byDates)
+        .filter(
+          ({ rule }) =>
+            rule.service_id === service.service_id ||
+            (rule.field_id !== null && rule.field_id !== undefined && fieldIds.has(rule.field_id)),
+        )
     : [];
   return {
     ...breakdown,
