@@ -1,12 +1,26 @@
 import { z } from "zod";
 import { ZRuleSetDocumentOutput, ZRuleSetPlanOutput } from "@ratecard/ruleset";
+import { applyRuleSetDocument } from "../domain/ruleset-apply.js";
 import { exportRuleSetText, planRuleSetChange } from "../domain/ruleset.js";
 import { publicProcedure, router } from "../trpc.js";
+import { auditOf } from "./revisions.js";
 
 // The rule set as one reviewable document (issue 14), on Ratecard's own path (outside
 // CloudKitty's namespaces), over REST and RPC.
 
 const tags = ["ratecard: rule set"];
+
+const ZApplyOutput = z
+  .object({
+    planned_revision: z
+      .string()
+      .meta({ description: "The revision the document was planned against, as it named it" }),
+    revision: z.string().meta({
+      description: "The rule set's revision after the apply (the same when nothing changed)",
+    }),
+    counts: ZRuleSetPlanOutput.shape.counts,
+  })
+  .meta({ id: "RuleSetApplied" });
 
 const MEDIA_TYPES = { json: "application/json", yaml: "application/yaml" } as const;
 
@@ -76,4 +90,29 @@ export const rulesetRouter = router({
           typeof ZRuleSetPlanOutput
         >,
     ),
+
+  // Not `apply`: tRPC reserves the names of Function.prototype members.
+  applyDocument: publicProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/v1/ratecard/ruleset/apply",
+        tags,
+        summary: "Apply a rule set",
+        description:
+          "Makes the rule set the document in the body (JSON, or YAML as " +
+          "`application/yaml`): the operations its plan lists, in one database transaction, " +
+          "keeping the document's ids, with one audit event per object changed. The document's " +
+          "`revision` is the precondition: the revision it was planned against (its plan's " +
+          "`revision`, or the export's it was edited from). A rule set that has moved since is " +
+          "refused (409) and so is a document without a revision or an invalid one (400, every " +
+          "error with its JSON path); nothing is written then. Afterwards the export gives the " +
+          "document back. Answers the revisions before and after and the counts. Policy: " +
+          "ratecard:apply_ruleset.",
+        protect: false,
+      },
+    })
+    .input(z.looseObject({}).meta({ description: "A rule set document, as the export gives it" }))
+    .output(ZApplyOutput)
+    .mutation(({ ctx, input }) => applyRuleSetDocument(ctx.prisma, input, auditOf(ctx))),
 });
