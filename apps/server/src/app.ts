@@ -92,6 +92,7 @@ export function createApp({
       metrics: config.metrics,
       actor: edge.actorOf(req),
       requestId: requestIdOf(req) ?? null,
+      ruleUpdateMode: config.ruleUpdateMode,
       ...(req.url?.startsWith("/trpc/")
         ? { access: edge.rpcAccess(req), canManageAccounts: edge.mayManageAccounts(req) }
         : { access: allowAll }),

@@ -33,6 +33,11 @@ export interface Config {
   metricsFile: string | undefined;
   /** That file, loaded once at start; null without one. */
   metrics: MetricsConfig | null;
+  /**
+   * RULE_UPDATE_MODE: `in-place` (CloudKitty 17: a rule in force may be edited) or `strict`
+   * (CloudKitty master: a rule in force may only be given an end). See docs/lifecycle.md.
+   */
+  ruleUpdateMode: "in-place" | "strict";
 }
 
 export type AuthStrategy = "noauth" | "local" | "keystone";
@@ -207,6 +212,7 @@ export function readConfig(env: NodeJS.ProcessEnv, appRoot: string): Config {
     authFailuresPerMinute: integer(env, "AUTH_FAILURES_PER_MINUTE", 60, 1, 1_000_000),
     metricsFile: env.METRICS_FILE || undefined,
     metrics: readMetrics(env.METRICS_FILE || undefined),
+    ruleUpdateMode: oneOf(env, "RULE_UPDATE_MODE", ["in-place", "strict"], "in-place"),
   };
 }
 

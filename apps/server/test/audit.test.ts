@@ -255,21 +255,24 @@ describe("one event per change", () => {
       [
         "REST mapping delete",
         () => api.delete(`${HASHMAP}/mappings/${mapping.mapping_id}`),
-        "delete",
+        // A soft delete (docs/lifecycle.md): an update that sets `deleted`.
+        "update",
         "mapping",
         mapping.mapping_id,
       ],
       [
         "RPC threshold delete",
         () => call("hashmap.thresholds.delete", { threshold_id: threshold.threshold_id }),
-        "delete",
+        // A soft delete (docs/lifecycle.md): an update that sets `deleted`.
+        "update",
         "threshold",
         threshold.threshold_id,
       ],
       [
         "REST script delete",
         () => api.delete(`${PYSCRIPTS}/scripts/${script.script_id}`),
-        "delete",
+        // A soft delete (docs/lifecycle.md): an update that sets `deleted`.
+        "update",
         "script",
         script.script_id,
       ],

@@ -43,6 +43,25 @@ function only(rows: CliRow[]): CliRow {
   return rows[0]!;
 }
 
+/**
+ * CloudKitty master's lifecycle keys (docs/lifecycle.md) that Ratecard adds to every rule and
+ * script it answers: the CLI ignores them. `rule` adds the generated name a script does not have.
+ */
+function lifecycle(changes: Record<string, unknown> = {}, rule = true) {
+  return {
+    created_at: expect.any(String),
+    start: expect.any(String),
+    end: null,
+    ...(rule && { name: expect.stringMatching(/^[0-9a-f]{32}$/) }),
+    description: null,
+    deleted: null,
+    created_by: "noauth",
+    updated_by: null,
+    deleted_by: null,
+    ...changes,
+  };
+}
+
 /** What the API holds at `path` (200 expected). */
 async function held(path: string, query?: Record<string, string>): Promise<any> {
   const answer = await api.get(path, query ? { query } : undefined);
@@ -226,6 +245,7 @@ describe("cloudkitty hashmap mapping", () => {
       field_id: field.field_id,
       group_id: group.group_id,
       tenant_id: "tenant-a",
+      ...lifecycle(),
     });
     expect(fieldMapping).toEqual(mappingRow(stored));
 
@@ -341,6 +361,7 @@ describe("cloudkitty hashmap mapping", () => {
       cost: "2.2500000000000000000000000000",
       group_id: group.group_id,
       tenant_id: "tenant-b",
+      updated_by: "noauth",
     });
     expect(rows).toEqual([mappingRow(stored)]);
   });
@@ -353,6 +374,7 @@ describe("cloudkitty hashmap mapping", () => {
     expect(await held(`${HASHMAP}/mappings/${mapping.mapping_id}`)).toEqual({
       ...mapping,
       cost: "6.0000000000000000000000000000",
+      updated_by: "noauth",
     });
     expect(rows[0]).toMatchObject({ Cost: "6.0000000000000000000000000000", Value: "" });
   });
@@ -361,7 +383,12 @@ describe("cloudkitty hashmap mapping", () => {
     const service = await seed.service();
     const mapping = await seed.mapping({ service_id: service.service_id });
     await cli.quiet("hashmap", "mapping", "delete", mapping.mapping_id);
-    expect((await api.get(`${HASHMAP}/mappings/${mapping.mapping_id}`)).status).toBe(404);
+    // A soft delete (CloudKitty master, docs/lifecycle.md): shown marked deleted, listed no more.
+    expect(await held(`${HASHMAP}/mappings/${mapping.mapping_id}`)).toMatchObject({
+      deleted: expect.any(String),
+      deleted_by: "noauth",
+    });
+    expect(await cli.rows("hashmap", "mapping", "list", "-s", service.service_id)).toEqual([]);
     expectCliFault(
       await cli.run("hashmap", "mapping", "delete", mapping.mapping_id),
       404,
@@ -429,6 +456,7 @@ describe("cloudkitty hashmap threshold", () => {
       field_id: field.field_id,
       group_id: group.group_id,
       tenant_id: "tenant-a",
+      ...lifecycle(),
     });
     expect(onField).toEqual(thresholdRow(stored));
 
@@ -501,6 +529,7 @@ describe("cloudkitty hashmap threshold", () => {
       cost: "0.7500000000000000000000000000",
       group_id: group.group_id,
       tenant_id: "tenant-c",
+      updated_by: "noauth",
     });
     expect(rows).toEqual([thresholdRow(stored)]);
   });
@@ -509,9 +538,14 @@ describe("cloudkitty hashmap threshold", () => {
     const service = await seed.service();
     const threshold = await seed.threshold({ service_id: service.service_id, level: "1" });
     await cli.quiet("hashmap", "threshold", "delete", threshold.threshold_id);
-    expect((await api.get(`${HASHMAP}/thresholds/${threshold.threshold_id}`)).status).toBe(404);
+    // A soft delete (docs/lifecycle.md): shown marked deleted, listed no more, not deleted twice.
+    expect(await held(`${HASHMAP}/thresholds/${threshold.threshold_id}`)).toMatchObject({
+      deleted: expect.any(String),
+      deleted_by: "noauth",
+    });
+    expect(await cli.rows("hashmap", "threshold", "list", "-s", service.service_id)).toEqual([]);
     expectCliFault(
-      await cli.run("hashmap", "threshold", "get", threshold.threshold_id),
+      await cli.run("hashmap", "threshold", "delete", threshold.threshold_id),
       404,
       `No such threshold: ${threshold.threshold_id}`,
     );
@@ -627,6 +661,7 @@ describe("cloudkitty pyscript", () => {
       name: fromFile.Name,
       data: source,
       checksum: sha512(source),
+      ...lifecycle({}, false),
     });
 
     const listed = await cli.rows("pyscript", "list");
@@ -656,6 +691,7 @@ describe("cloudkitty pyscript", () => {
       name: newName,
       data: "a = 2",
       checksum: sha512("a = 2"),
+      ...lifecycle({ updated_by: "noauth" }, false),
     });
     expect(rows).toEqual([
       { Name: newName, "Script ID": scriptId, Checksum: sha512("a = 2"), Data: "a = 2" },
@@ -676,6 +712,7 @@ describe("cloudkitty pyscript", () => {
       name: script.Name,
       data: "y = 1",
       checksum: sha512("y = 1"),
+      ...lifecycle({}, false),
     });
   });
 

@@ -26,6 +26,11 @@ interface Deletable {
   idKey: string;
   notFound: (id: string) => string;
   create: () => Promise<string>;
+  /**
+   * Rules are soft-deleted (CloudKitty master, docs/lifecycle.md): GET still shows one, with its
+   * `deleted`, but lists leave it out and a second DELETE is a 404.
+   */
+  soft?: true;
 }
 
 const RESOURCES: Deletable[] = [
@@ -45,6 +50,7 @@ const RESOURCES: Deletable[] = [
     collection: "mappings",
     idKey: "mapping_id",
     notFound: (id) => `No such mapping: ${id}`,
+    soft: true,
     create: async () =>
       (await seed.mapping({ field_id: (await seed.parents()).fieldId, value: "m1.small" }))
         .mapping_id,
@@ -53,6 +59,7 @@ const RESOURCES: Deletable[] = [
     collection: "thresholds",
     idKey: "threshold_id",
     notFound: (id) => `No such threshold: ${id}`,
+    soft: true,
     create: async () =>
       (await seed.threshold({ field_id: (await seed.parents()).fieldId, level: "1" })).threshold_id,
   },
@@ -87,6 +94,17 @@ describe.each(RESOURCES.map((resource) => [resource.collection, resource] as con
       const answer = await send(resource, id);
       expect(answer.status, answer.text).toBe(204);
       expect(answer.text).toBe("");
+      if (resource.soft) {
+        const shown = await api.get(`${HASHMAP}/${resource.collection}/${id}`);
+        expect(shown.body.deleted).toEqual(expect.any(String));
+        expect(shown.body.deleted_by).toBe("noauth");
+        const list = await api.get(`${HASHMAP}/${resource.collection}`);
+        expect(
+          list.body[resource.collection].map((rule: any) => rule[resource.idKey]),
+        ).not.toContain(id);
+        expectFault(await send(resource, id), 404, resource.notFound(id));
+        return;
+      }
       expectFault(
         await api.get(`${HASHMAP}/${resource.collection}/${id}`),
         404,

@@ -196,7 +196,11 @@ describe("4. PUT answers 200 with the updated object", () => {
     });
     expect(answer.status).toBe(200);
     expect(answer.headers.get("location")).toBeNull();
-    expect(answer.body).toEqual({ ...rule, cost: "2.0000000000000000000000000000" });
+    expect(answer.body).toEqual({
+      ...rule,
+      cost: "2.0000000000000000000000000000",
+      updated_by: "noauth",
+    });
   });
 });
 

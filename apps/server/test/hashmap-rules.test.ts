@@ -88,6 +88,16 @@ describe.each(RULE_KINDS.map((kind) => [kind.collection, kind] as const))(
             "field_id",
             "group_id",
             "tenant_id",
+            // CloudKitty master's lifecycle (docs/lifecycle.md), after CloudKitty 17's keys.
+            "created_at",
+            "start",
+            "end",
+            "name",
+            "description",
+            "deleted",
+            "created_by",
+            "updated_by",
+            "deleted_by",
           ]);
           expect(answer.body).toMatchObject({
             type: "flat",
@@ -315,6 +325,7 @@ describe.each(RULE_KINDS.map((kind) => [kind.collection, kind] as const))(
             cost: "4.0000000000000000000000000000",
             type: "flat",
             tenant_id: null,
+            updated_by: "noauth",
           };
           expect(answer.body).toEqual(expected);
           expect((await api.get(`${collection}/${rule[kind.idKey]}`)).body).toEqual(expected);
@@ -341,7 +352,11 @@ describe.each(RULE_KINDS.map((kind) => [kind.collection, kind] as const))(
         const { body: current } = await api.get(`${collection}/${rule[kind.idKey]}`);
         const answer = await put({ ...current, cost: "9.5" });
         expect(answer.status, answer.text).toBe(200);
-        expect(answer.body).toEqual({ ...rule, cost: "9.5000000000000000000000000000" });
+        expect(answer.body).toEqual({
+          ...rule,
+          cost: "9.5000000000000000000000000000",
+          updated_by: "noauth",
+        });
       });
 
       it.each([
@@ -416,7 +431,7 @@ describe.each(RULE_KINDS.map((kind) => [kind.collection, kind] as const))(
           tenant_id: "tenant-a",
         });
         expect(answer.status).toBe(200);
-        expect(answer.body).toEqual(rule);
+        expect(answer.body).toEqual({ ...rule, updated_by: "noauth" });
       });
 
       it("answers 404 for an unknown id and 400 without an id", async () => {

@@ -205,12 +205,30 @@ describe("GET /v1/openapi.json", () => {
       "field_id",
       "group_id",
       "tenant_id",
+      // CloudKitty master's lifecycle (docs/lifecycle.md).
+      "created_at",
+      "start",
+      "end",
+      "name",
+      "description",
+      "deleted",
+      "created_by",
+      "updated_by",
+      "deleted_by",
     ]);
     expect(Object.keys(schemas.Script.properties)).toEqual([
       "script_id",
       "name",
       "data",
       "checksum",
+      "created_at",
+      "start",
+      "end",
+      "description",
+      "deleted",
+      "created_by",
+      "updated_by",
+      "deleted_by",
     ]);
     expect(Object.keys(schemas.RatingModule.properties)).toEqual([
       "module_id",

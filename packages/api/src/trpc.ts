@@ -11,6 +11,7 @@ import {
 import type { MetricsConfig } from "./domain/info.js";
 import { DomainError, type DomainErrorKind } from "./domain/errors.js";
 import { RuleSetCache } from "./domain/rating.js";
+import type { RuleUpdateMode } from "./domain/lifecycle.js";
 
 /**
  * How the REST layer should answer, set by procedures that differ from "200 with the output".
@@ -69,6 +70,8 @@ export interface Context {
   metrics: MetricsConfig | null;
   /** The request's `x-openstack-request-id` (the access log's), recorded with every change. */
   requestId: string | null;
+  /** RULE_UPDATE_MODE: whether a rule in force may be edited (`in-place`) or only ended (`strict`). */
+  ruleUpdateMode: RuleUpdateMode;
   rest: RestOutcome;
 }
 
@@ -81,6 +84,7 @@ export function createContextInner(opts: {
   access?: Access;
   canManageAccounts?: boolean;
   requestId?: string | null;
+  ruleUpdateMode?: RuleUpdateMode;
 }): Context {
   return {
     prisma: opts.prisma,
@@ -90,6 +94,7 @@ export function createContextInner(opts: {
     ruleSets: opts.ruleSets ?? new RuleSetCache(),
     metrics: opts.metrics ?? null,
     requestId: opts.requestId ?? null,
+    ruleUpdateMode: opts.ruleUpdateMode ?? "in-place",
     rest: {},
   };
 }
@@ -101,6 +106,11 @@ export interface RatecardMeta extends OpenApiMeta {
   bodyName?: string;
   /** The output is a decimal string that REST answers as a bare JSON number (CloudKitty's quote). */
   decimalAsJsonNumber?: boolean;
+  /**
+   * Arguments a REST request with a body reads from its query string (CloudKitty master's
+   * `POST .../mappings?force=true`); RPC callers give them in the input with the rest.
+   */
+  queryParameters?: string[];
 }
 
 const t = initTRPC

@@ -166,6 +166,8 @@ describe("updates", () => {
       type: "flat",
       cost: "3.0000000000000000000000000000",
       tenant_id: null,
+      // Without a request there is no user: CloudKitty master writes 'unknown' (docs/lifecycle.md).
+      updated_by: "unknown",
       // Every change moves the revision (RPC answers show it; REST moves it into the ETag).
       revision: created.revision! + 1,
     });

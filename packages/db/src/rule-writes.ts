@@ -15,6 +15,8 @@ export type AuditEventOf<Row> = (row: Row) => NewAuditEvent;
  * null. Optional, so that writers that know nothing of it keep CloudKitty 17's rules.
  */
 export interface NewRuleLifecycle {
+  /** The creation time, when the caller made `start` from it (they must be the same moment). */
+  createdAt?: Date;
   name?: string | null;
   start?: Date;
   end?: Date | null;
@@ -84,11 +86,12 @@ function insertPrepared<Data extends NewMapping | NewThreshold>(
 ): Promise<PreparedRow<Data>> {
   return connection.run(() =>
     connection.transaction(() => {
-      const now = new Date();
+      const { createdAt, ...given } = data;
+      const now = createdAt ?? new Date();
       const id = randomUUID();
-      const lifecycle = lifecycleOf(data, now);
+      const lifecycle = lifecycleOf(given, now);
       const { lastInsertRowid } = connection.statement(sql).run({
-        ...data,
+        ...given,
         ...lifecycle,
         start: timestamp(lifecycle.start),
         end: lifecycle.end && timestamp(lifecycle.end),
@@ -98,7 +101,7 @@ function insertPrepared<Data extends NewMapping | NewThreshold>(
       const row = {
         seq: Number(lastInsertRowid),
         id,
-        ...data,
+        ...given,
         createdAt: now,
         updatedAt: now,
         revision: 1,
@@ -125,7 +128,7 @@ function lifecycleOf(data: NewRuleLifecycle, now: Date) {
 }
 
 /** A created rule's row: what was given, and what the insert made. */
-type PreparedRow<Data> = { seq: number; id: string } & Data & {
+type PreparedRow<Data> = { seq: number; id: string } & Omit<Data, "createdAt"> & {
     createdAt: Date;
     updatedAt: Date;
     revision: number;

@@ -5,3 +5,4 @@ export * from "./rating.js";
 export * from "./python.js";
 export * from "./scripts.js";
 export * from "./warning-acks.js";
+export * from "./lifecycle.js";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { COST_PRECISION, LEVEL_PRECISION, parseDecimal, type DecimalPrecision } from "./decimal.js";
 import { parseQueryBoolean } from "./query.js";
+import { lifecycleFilters, lifecycleOut, ruleLifecycleBody, ZRuleName } from "./lifecycle.js";
 
 // Input schemas avoid bare z.boolean()/z.number() leaves: trpc-to-openapi switches those to
 // coercion on the shared schema object (so "false" would become true, on REST and RPC alike).
@@ -89,6 +90,7 @@ export const ZMapping = z
     field_id: z.uuid().nullable(),
     group_id: z.uuid().nullable(),
     tenant_id: z.string().nullable(),
+    ...lifecycleOut,
   })
   .meta({ id: "Mapping" });
 
@@ -102,8 +104,12 @@ export const ZThreshold = z
     field_id: z.uuid().nullable(),
     group_id: z.uuid().nullable(),
     tenant_id: z.string().nullable(),
+    ...lifecycleOut,
   })
   .meta({ id: "Threshold" });
+
+/** A script's name is its own key (never null), so its lifecycle has no `name`. */
+const { name: _ruleName, ...scriptLifecycleOut } = lifecycleOut;
 
 export const ZScript = z
   .object({
@@ -111,6 +117,7 @@ export const ZScript = z
     name: z.string(),
     data: z.string().optional(),
     checksum: z.string(),
+    ...scriptLifecycleOut,
   })
   .meta({ id: "Script" });
 
@@ -151,6 +158,8 @@ const ruleBody = {
   field_id: ZUuid.nullable().optional(),
   group_id: ZUuid.nullable().optional(),
   tenant_id: ZTenantId.optional(),
+  ...ruleLifecycleBody,
+  name: ZRuleName.nullable().optional(),
 };
 const ZMappingValue = z.string({ error: "Wrong type, expected a string." }).nullable();
 
@@ -195,6 +204,9 @@ export const ZRuleListFilters = z.strictObject({
   no_group: ZQueryBoolean.optional(),
   tenant_id: z.string().optional(),
   filter_tenant: ZQueryBoolean.optional(),
+  ...lifecycleFilters,
+  /** CloudKitty master: all=false without service_id, field_id or group_id is refused. */
+  all: ZQueryBoolean.optional(),
 });
 export type TRuleListFilters = z.output<typeof ZRuleListFilters>;
 export type TMappingCreate = z.output<typeof ZMappingCreate>;

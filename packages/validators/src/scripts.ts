@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { checkPythonSyntax, formatPythonSyntaxError } from "./python.js";
+import { ruleLifecycleBody } from "./lifecycle.js";
 import { ZName, ZPathId, ZUuid } from "./schemas.js";
 
 // Apart from the other request bodies so that a bundle without script forms leaves the Python
@@ -19,10 +20,12 @@ export const ZScriptCreate = z.strictObject({
   data: ZScriptData,
   script_id: ZUuid.optional(),
   checksum: z.never({ error: "checksum is computed by the server and cannot be set." }).optional(),
+  ...ruleLifecycleBody,
 });
 export const ZScriptUpdate = z.strictObject({
   script_id: ZPathId,
   name: ZName.optional(),
   data: ZScriptData.optional(),
   checksum: z.never({ error: "checksum is computed by the server and cannot be set." }).optional(),
+  ...ruleLifecycleBody,
 });

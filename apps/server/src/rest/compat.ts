@@ -423,6 +423,8 @@ function createDispatcher(router: AnyRouter) {
       const pathInput = route.pattern.exec(path)?.slice(1) ?? [];
       if (route.inputSource === "body") {
         input = { ...(body ?? {}) };
+        // CloudKitty master's `POST .../mappings?force=true`: a query argument beside the body.
+        for (const key of route.queryParameters) if (query[key]) input[key] = query[key];
       } else {
         input = {};
         for (const [key, value] of Object.entries(query)) if (value) input[key] = value;

@@ -20,6 +20,8 @@ export interface RestRoute {
   inputSource: "body" | "query";
   /** The output is a decimal string answered as a bare JSON number (CloudKitty's quote). */
   decimalAsJsonNumber: boolean;
+  /** Arguments a request with a body takes from its query string (`?force=true`). */
+  queryParameters: readonly string[];
 }
 
 function templatePattern(template: string): RegExp {
@@ -67,6 +69,7 @@ export function collectRestRoutes(router: AnyRouter): RestRoute[] {
       inputNames: inputNames(procedure._def.inputs[0]),
       bodyName: meta.bodyName ?? "body",
       decimalAsJsonNumber: meta.decimalAsJsonNumber ?? false,
+      queryParameters: meta.queryParameters ?? [],
       inputSource: method === "GET" || method === "DELETE" ? "query" : "body",
     });
   }

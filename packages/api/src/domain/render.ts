@@ -17,6 +17,7 @@ import type {
   TService,
   TThreshold,
 } from "@ratecard/validators";
+import { renderLifecycle } from "./lifecycle.js";
 
 // Database rows -> the REST contract's objects, keys in CloudKitty's order, then the row's
 // revision. The REST layer moves the revision out of the body into the ETag (CloudKitty's objects
@@ -59,6 +60,7 @@ export const renderMapping = (row: MappingRow): Revisioned<TMapping> => ({
   field_id: row.fieldId,
   group_id: row.groupId,
   tenant_id: row.tenantId,
+  ...renderLifecycle(row),
   revision: row.revision,
 });
 
@@ -71,6 +73,7 @@ export const renderThreshold = (row: ThresholdRow): Revisioned<TThreshold> => ({
   field_id: row.fieldId,
   group_id: row.groupId,
   tenant_id: row.tenantId,
+  ...renderLifecycle(row),
   revision: row.revision,
 });
 
@@ -81,9 +84,22 @@ export const renderScript = (row: ScriptRow, withData = true): Revisioned<TScrip
         name: row.name,
         data: row.data,
         checksum: row.checksum,
+        ...scriptLifecycle(row),
         revision: row.revision,
       }
-    : { script_id: row.id, name: row.name, checksum: row.checksum, revision: row.revision };
+    : {
+        script_id: row.id,
+        name: row.name,
+        checksum: row.checksum,
+        ...scriptLifecycle(row),
+        revision: row.revision,
+      };
+
+/** A script's lifecycle keys: its name is already its own (and never null). */
+function scriptLifecycle(row: ScriptRow) {
+  const { name: _name, ...lifecycle } = renderLifecycle(row);
+  return lifecycle;
+}
 
 export const renderRatingModule = (row: RatingModuleRow): Revisioned<TRatingModule> => ({
   module_id: row.id,

@@ -16,9 +16,19 @@ import type {
   TThresholdCreate,
   TThresholdUpdate,
 } from "@ratecard/validators";
+import { randomUUID } from "node:crypto";
 import { auditEvent, type AuditContext } from "./audit.js";
+import {
+  createdLifecycle,
+  deletion,
+  lifecycleWhere,
+  matchesDescription,
+  updatedLifecycle,
+  type RuleUpdateMode,
+} from "./lifecycle.js";
 import { fail } from "./errors.js";
 import {
+  alreadyExists,
   noSuchField,
   noSuchGroup,
   noSuchMapping,
@@ -98,17 +108,28 @@ function sameTenant(tenantId: string | null) {
   return tenantId ? { tenantId } : { OR: [{ tenantId: null }, { tenantId: "" }] };
 }
 
-/** Filters shared by mapping and threshold lists (and the group sub-lists). */
-export function ruleListWhere(filters: TRuleListFilters) {
+/**
+ * Filters shared by mapping and threshold lists (and the group sub-lists): CloudKitty's, and
+ * CloudKitty master's lifecycle filters (deleted rules hidden unless `deleted=true`).
+ */
+export function ruleListWhere(filters: TRuleListFilters, now = new Date()) {
+  if (filters.all === false && !filters.service_id && !filters.field_id && !filters.group_id)
+    throw fail.badRequest("You must specify either service_uuid, field_uuid or group_uuid.");
   return {
     ...(filters.service_id !== undefined && { serviceId: filters.service_id }),
     ...(filters.field_id !== undefined && { fieldId: filters.field_id }),
     ...(filters.group_id !== undefined && { groupId: filters.group_id }),
-    // Beside group_id this matches nothing, as the two filters together say.
-    ...(filters.no_group && { AND: [{ groupId: null }] }),
     ...(filters.filter_tenant && { tenantId: filters.tenant_id ?? null }),
+    AND: [
+      // Beside group_id this matches nothing, as the two filters together say.
+      ...(filters.no_group ? [{ groupId: null }] : []),
+      ...lifecycleWhere(filters, now),
+    ],
   } satisfies Prisma.MappingWhereInput & Prisma.ThresholdWhereInput;
 }
+
+/** A new rule's name when none is given: 32 hexadecimal digits, as CloudKitty master makes one. */
+export const generatedRuleName = (): string => randomUUID().replaceAll("-", "");
 
 /**
  * Runs a write that may hit the rule identity index or lose a referenced row to a concurrent
@@ -133,7 +154,49 @@ interface RuleInput {
   cost: string;
   group_id?: string | null | undefined;
   tenant_id?: string | null | undefined;
+  name?: string | null | undefined;
+  start?: Date | null | undefined;
+  end?: Date | null | undefined;
+  description?: string | null | undefined;
 }
+
+/** How a create is made: `force` (CloudKitty master's ?force=true) allows a start in the past. */
+export interface CreateOptions {
+  force?: boolean | undefined;
+}
+
+/** How an update treats a rule already in force (RULE_UPDATE_MODE, see lifecycle.ts). */
+export interface UpdateOptions {
+  mode: RuleUpdateMode;
+}
+
+/**
+ * Whether an update says anything other than the lifecycle that differs from the rule as it is:
+ * only what it gives is compared (CloudKitty master's _resource_changed), so a client that sends
+ * the rule back unchanged with a new end is not refused.
+ */
+function changesRule(
+  current: {
+    type: string;
+    cost: string;
+    groupId: string | null;
+    tenantId: string | null;
+    name: string | null;
+  },
+  input: RuleInput,
+): boolean {
+  return (
+    (input.type !== undefined && input.type !== current.type) ||
+    input.cost !== current.cost ||
+    (input.group_id !== undefined && input.group_id !== current.groupId) ||
+    (input.tenant_id != null && input.tenant_id !== current.tenantId) ||
+    (input.name != null && input.name !== current.name)
+  );
+}
+
+/** The name an update stores: a new one if given, the current one otherwise. */
+const updatedName = (current: { name: string | null }, input: RuleInput) =>
+  input.name ?? current.name;
 
 /** What a create stores: the type is flat and there is no group or tenant unless given. */
 function createdRuleAttributes(parent: RuleParent, input: RuleInput) {
@@ -174,9 +237,12 @@ export async function listMappings(
     where: ruleListWhere(filters),
     orderBy: { seq: "asc" },
   });
-  return rows.map(renderMapping);
+  return rows
+    .filter((row) => matchesDescription(row.description, filters.description))
+    .map(renderMapping);
 }
 
+/** A mapping, deleted or not (CloudKitty master shows a deleted one, with its `deleted`). */
 export async function getMapping(
   prisma: PrismaClient,
   mappingId: string,
@@ -186,16 +252,42 @@ export async function getMapping(
   return renderMapping(row);
 }
 
+/** The rule that holds a name, if one not deleted does. */
+async function nameConflict(
+  find: () => Promise<{ id: string } | null>,
+  kind: string,
+  name: string | null,
+): Promise<void> {
+  if (name === null) return;
+  const holder = await find();
+  if (holder) throw fail.conflict(alreadyExists(kind, name, holder.id));
+}
+
 async function mappingConflict(
   prisma: PrismaClient,
-  rule: RuleParent & { value: string | null; tenantId: string | null; groupId: string | null },
+  rule: RuleParent & {
+    value: string | null;
+    tenantId: string | null;
+    groupId: string | null;
+    name: string | null;
+  },
+  mappingId?: string,
 ): Promise<never> {
+  await nameConflict(
+    () =>
+      prisma.mapping.findFirst({
+        where: { name: rule.name, deleted: null, ...(mappingId && { id: { not: mappingId } }) },
+      }),
+    "Mapping",
+    rule.name,
+  );
   const existing = await prisma.mapping.findFirst({
     where: {
       serviceId: rule.serviceId,
       fieldId: rule.fieldId,
       ...sameTenant(rule.tenantId),
       groupId: rule.groupId,
+      deleted: null,
       ...(rule.fieldId ? { value: rule.value } : {}),
     },
   });
@@ -218,12 +310,23 @@ export async function createMapping(
   prisma: PrismaClient,
   input: TMappingCreate,
   audit: AuditContext,
+  options: CreateOptions = {},
 ): Promise<Revisioned<TMapping>> {
   const parent = requireOneParent(input);
   const value = checkMappingValue(parent, input.value);
+  const lifecycle = createdLifecycle(input, {
+    force: options.force ?? false,
+    now: new Date(),
+    audit,
+  });
   // A missing service, field or group fails the insert's foreign key; only then is it looked up
   // (missingRuleReference), so a create is one statement.
-  const rule = { ...createdRuleAttributes(parent, input), value };
+  const rule = {
+    ...createdRuleAttributes(parent, input),
+    value,
+    name: input.name ?? generatedRuleName(),
+    ...lifecycle,
+  };
   const row = await writeRule(
     () =>
       insertMapping(prisma, rule, (created) =>
@@ -241,15 +344,20 @@ export async function createMapping(
   return renderMapping(row);
 }
 
-/** Replaces the editable attributes (see replacedRuleAttributes). */
+/**
+ * Replaces the editable attributes (see replacedRuleAttributes) and the lifecycle that is given
+ * (see updatedLifecycle); in strict mode a rule in force takes only a new end. A deleted mapping
+ * cannot be changed (404, as in CloudKitty master).
+ */
 export function updateMapping(
   prisma: PrismaClient,
   input: TMappingUpdate,
   write: WriteContext,
+  options: UpdateOptions = { mode: "in-place" },
 ): Promise<Revisioned<TMapping>> {
   return writeAtRevision(async () => {
     const current = await prisma.mapping.findUnique({ where: { id: input.mapping_id } });
-    if (!current) throw fail.notFound(noSuchMapping(input.mapping_id));
+    if (!current || current.deleted) throw fail.notFound(noSuchMapping(input.mapping_id));
     await requireRevision(
       prisma,
       { type: "mapping", name: "Mapping", id: current.id },
@@ -257,21 +365,36 @@ export function updateMapping(
       current.revision,
     );
     const value = checkMappingValue(current, input.value);
+    const valueChanged = input.value !== undefined && value !== current.value;
+    const lifecycle = updatedLifecycle(current, input, {
+      mode: options.mode,
+      now: new Date(),
+      audit: write.audit,
+      otherChanges: valueChanged || changesRule(current, input),
+    });
     await requireGroupExists(prisma, input.group_id);
-    const rule = { ...replacedRuleAttributes(current, input), value };
+    const rule = {
+      ...replacedRuleAttributes(current, input),
+      value,
+      name: updatedName(current, input),
+    };
+    const data = lifecycle.endOnly
+      ? lifecycle.data
+      : {
+          value: rule.value,
+          type: rule.type,
+          cost: rule.cost,
+          groupId: rule.groupId,
+          tenantId: rule.tenantId,
+          name: rule.name,
+          ...lifecycle.data,
+        };
     return writeRule(
       () =>
         prisma.$transaction(async (tx) => {
           const { count } = await tx.mapping.updateMany({
-            where: { id: current.id, revision: current.revision },
-            data: {
-              value: rule.value,
-              type: rule.type,
-              cost: rule.cost,
-              groupId: rule.groupId,
-              tenantId: rule.tenantId,
-              revision: { increment: 1 },
-            },
+            where: { id: current.id, revision: current.revision, deleted: null },
+            data: { ...data, revision: { increment: 1 } },
           });
           if (count === 0) throw moved();
           const mapping = renderMapping(
@@ -289,12 +412,17 @@ export function updateMapping(
           );
           return mapping;
         }),
-      () => mappingConflict(prisma, rule),
+      () => mappingConflict(prisma, rule, current.id),
       () => missingRuleReference(prisma, rule),
     );
   });
 }
 
+/**
+ * CloudKitty master's soft delete: the mapping stays, marked deleted (when, by whom), and frees
+ * its identity for a new one. In the trail it is an `update` that sets `deleted`. A deleted
+ * mapping cannot be deleted again (404).
+ */
 export function deleteMapping(
   prisma: PrismaClient,
   mappingId: string,
@@ -302,7 +430,7 @@ export function deleteMapping(
 ): Promise<void> {
   return writeAtRevision(async () => {
     const current = await prisma.mapping.findUnique({ where: { id: mappingId } });
-    if (!current) throw fail.notFound(noSuchMapping(mappingId));
+    if (!current || current.deleted) throw fail.notFound(noSuchMapping(mappingId));
     await requireRevision(
       prisma,
       { type: "mapping", name: "Mapping", id: mappingId },
@@ -310,18 +438,20 @@ export function deleteMapping(
       current.revision,
     );
     await prisma.$transaction(async (tx) => {
-      const { count } = await tx.mapping.deleteMany({
-        where: { id: mappingId, revision: current.revision },
+      const { count } = await tx.mapping.updateMany({
+        where: { id: mappingId, revision: current.revision, deleted: null },
+        data: { ...deletion(write.audit, new Date()), revision: { increment: 1 } },
       });
       if (count === 0) throw moved();
+      const after = renderMapping(await tx.mapping.findUniqueOrThrow({ where: { id: mappingId } }));
       await appendAuditEvent(
         tx,
         auditEvent(write.audit, {
-          operation: "delete",
+          operation: "update",
           resourceType: "mapping",
           resourceId: mappingId,
           before: renderMapping(current),
-          after: null,
+          after,
         }),
       );
     });
@@ -338,7 +468,9 @@ export async function listThresholds(
     where: ruleListWhere(filters),
     orderBy: { seq: "asc" },
   });
-  return rows.map(renderThreshold);
+  return rows
+    .filter((row) => matchesDescription(row.description, filters.description))
+    .map(renderThreshold);
 }
 
 export async function getThreshold(
@@ -352,8 +484,26 @@ export async function getThreshold(
 
 async function thresholdConflict(
   prisma: PrismaClient,
-  rule: RuleParent & { level: string; tenantId: string | null; groupId: string | null },
+  rule: RuleParent & {
+    level: string;
+    tenantId: string | null;
+    groupId: string | null;
+    name: string | null;
+  },
+  thresholdId?: string,
 ): Promise<never> {
+  await nameConflict(
+    () =>
+      prisma.threshold.findFirst({
+        where: {
+          name: rule.name,
+          deleted: null,
+          ...(thresholdId && { id: { not: thresholdId } }),
+        },
+      }),
+    "Threshold",
+    rule.name,
+  );
   const existing = await prisma.threshold.findFirst({
     where: {
       serviceId: rule.serviceId,
@@ -361,6 +511,7 @@ async function thresholdConflict(
       level: rule.level,
       ...sameTenant(rule.tenantId),
       groupId: rule.groupId,
+      deleted: null,
     },
   });
   throw fail.conflict(
@@ -373,11 +524,22 @@ export async function createThreshold(
   prisma: PrismaClient,
   input: TThresholdCreate,
   audit: AuditContext,
+  options: CreateOptions = {},
 ): Promise<Revisioned<TThreshold>> {
   const parent = requireOneParent(input);
+  const lifecycle = createdLifecycle(input, {
+    force: options.force ?? false,
+    now: new Date(),
+    audit,
+  });
   // A missing service, field or group fails the insert's foreign key; only then is it looked up
   // (missingRuleReference), so a create is one statement.
-  const rule = { ...createdRuleAttributes(parent, input), level: input.level };
+  const rule = {
+    ...createdRuleAttributes(parent, input),
+    level: input.level,
+    name: input.name ?? generatedRuleName(),
+    ...lifecycle,
+  };
   const row = await writeRule(
     () =>
       insertThreshold(prisma, rule, (created) =>
@@ -395,36 +557,51 @@ export async function createThreshold(
   return renderThreshold(row);
 }
 
-/** Same replacement rules as updateMapping, with `level` instead of `value`. */
+/** Same replacement and lifecycle rules as updateMapping, with `level` instead of `value`. */
 export function updateThreshold(
   prisma: PrismaClient,
   input: TThresholdUpdate,
   write: WriteContext,
+  options: UpdateOptions = { mode: "in-place" },
 ): Promise<Revisioned<TThreshold>> {
   return writeAtRevision(async () => {
     const current = await prisma.threshold.findUnique({ where: { id: input.threshold_id } });
-    if (!current) throw fail.notFound(noSuchThreshold(input.threshold_id));
+    if (!current || current.deleted) throw fail.notFound(noSuchThreshold(input.threshold_id));
     await requireRevision(
       prisma,
       { type: "threshold", name: "Threshold", id: current.id },
       write.expected,
       current.revision,
     );
+    const lifecycle = updatedLifecycle(current, input, {
+      mode: options.mode,
+      now: new Date(),
+      audit: write.audit,
+      otherChanges: input.level !== current.level || changesRule(current, input),
+    });
     await requireGroupExists(prisma, input.group_id);
-    const rule = { ...replacedRuleAttributes(current, input), level: input.level };
+    const rule = {
+      ...replacedRuleAttributes(current, input),
+      level: input.level,
+      name: updatedName(current, input),
+    };
+    const data = lifecycle.endOnly
+      ? lifecycle.data
+      : {
+          level: rule.level,
+          type: rule.type,
+          cost: rule.cost,
+          groupId: rule.groupId,
+          tenantId: rule.tenantId,
+          name: rule.name,
+          ...lifecycle.data,
+        };
     return writeRule(
       () =>
         prisma.$transaction(async (tx) => {
           const { count } = await tx.threshold.updateMany({
-            where: { id: current.id, revision: current.revision },
-            data: {
-              level: rule.level,
-              type: rule.type,
-              cost: rule.cost,
-              groupId: rule.groupId,
-              tenantId: rule.tenantId,
-              revision: { increment: 1 },
-            },
+            where: { id: current.id, revision: current.revision, deleted: null },
+            data: { ...data, revision: { increment: 1 } },
           });
           if (count === 0) throw moved();
           const threshold = renderThreshold(
@@ -442,12 +619,13 @@ export function updateThreshold(
           );
           return threshold;
         }),
-      () => thresholdConflict(prisma, rule),
+      () => thresholdConflict(prisma, rule, current.id),
       () => missingRuleReference(prisma, rule),
     );
   });
 }
 
+/** A soft delete, as deleteMapping. */
 export function deleteThreshold(
   prisma: PrismaClient,
   thresholdId: string,
@@ -455,7 +633,7 @@ export function deleteThreshold(
 ): Promise<void> {
   return writeAtRevision(async () => {
     const current = await prisma.threshold.findUnique({ where: { id: thresholdId } });
-    if (!current) throw fail.notFound(noSuchThreshold(thresholdId));
+    if (!current || current.deleted) throw fail.notFound(noSuchThreshold(thresholdId));
     await requireRevision(
       prisma,
       { type: "threshold", name: "Threshold", id: thresholdId },
@@ -463,18 +641,22 @@ export function deleteThreshold(
       current.revision,
     );
     await prisma.$transaction(async (tx) => {
-      const { count } = await tx.threshold.deleteMany({
-        where: { id: thresholdId, revision: current.revision },
+      const { count } = await tx.threshold.updateMany({
+        where: { id: thresholdId, revision: current.revision, deleted: null },
+        data: { ...deletion(write.audit, new Date()), revision: { increment: 1 } },
       });
       if (count === 0) throw moved();
+      const after = renderThreshold(
+        await tx.threshold.findUniqueOrThrow({ where: { id: thresholdId } }),
+      );
       await appendAuditEvent(
         tx,
         auditEvent(write.audit, {
-          operation: "delete",
+          operation: "update",
           resourceType: "threshold",
           resourceId: thresholdId,
           before: renderThreshold(current),
-          after: null,
+          after,
         }),
       );
     });

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { ZMappingCreate, ZMappingUpdate, ZPathId, ZRuleListFilters } from "@ratecard/validators";
+import {
+  ZMappingCreate,
+  ZMappingUpdate,
+  ZPathId,
+  ZQueryBoolean,
+  ZRuleListFilters,
+} from "@ratecard/validators";
 import { getGroup } from "../../domain/groups.js";
 import {
   createMapping,
@@ -78,11 +84,13 @@ export const mappingsRouter = router({
         protect: false,
       },
       bodyName: "mapping_data",
+      queryParameters: ["force"],
     })
-    .input(ZMappingCreate)
+    .input(ZMappingCreate.extend({ force: ZQueryBoolean.optional() }))
     .output(ZMappingOut)
     .mutation(async ({ ctx, input }) => {
-      const mapping = await createMapping(ctx.prisma, input, auditOf(ctx));
+      const { force, ...data } = input;
+      const mapping = await createMapping(ctx.prisma, data, auditOf(ctx), { force });
       return created(ctx, mapping, mapping.mapping_id);
     }),
 
@@ -105,7 +113,9 @@ export const mappingsRouter = router({
     .output(ZMappingOut)
     .mutation(({ ctx, input }) => {
       const { revision, ...update } = input;
-      return updateMapping(ctx.prisma, update, writeOf(ctx, revision));
+      return updateMapping(ctx.prisma, update, writeOf(ctx, revision), {
+        mode: ctx.ruleUpdateMode,
+      });
     }),
 
   delete: publicProcedure

@@ -3,6 +3,7 @@ import {
   ZThresholdCreate,
   ZThresholdUpdate,
   ZPathId,
+  ZQueryBoolean,
   ZRuleListFilters,
 } from "@ratecard/validators";
 import { getGroup } from "../../domain/groups.js";
@@ -83,11 +84,13 @@ export const thresholdsRouter = router({
         protect: false,
       },
       bodyName: "threshold_data",
+      queryParameters: ["force"],
     })
-    .input(ZThresholdCreate)
+    .input(ZThresholdCreate.extend({ force: ZQueryBoolean.optional() }))
     .output(ZThresholdOut)
     .mutation(async ({ ctx, input }) => {
-      const threshold = await createThreshold(ctx.prisma, input, auditOf(ctx));
+      const { force, ...data } = input;
+      const threshold = await createThreshold(ctx.prisma, data, auditOf(ctx), { force });
       return created(ctx, threshold, threshold.threshold_id);
     }),
 
@@ -110,7 +113,9 @@ export const thresholdsRouter = router({
     .output(ZThresholdOut)
     .mutation(({ ctx, input }) => {
       const { revision, ...update } = input;
-      return updateThreshold(ctx.prisma, update, writeOf(ctx, revision));
+      return updateThreshold(ctx.prisma, update, writeOf(ctx, revision), {
+        mode: ctx.ruleUpdateMode,
+      });
     }),
 
   delete: publicProcedure

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { ZPathId, ZQueryBoolean, ZScriptCreate, ZScriptUpdate } from "@ratecard/validators";
+import {
+  lifecycleFilters,
+  ZPathId,
+  ZQueryBoolean,
+  ZScriptCreate,
+  ZScriptUpdate,
+} from "@ratecard/validators";
 import {
   createScript,
   deleteScript,
@@ -25,11 +31,12 @@ export const scriptsRouter = router({
         protect: false,
       },
     })
-    .input(z.strictObject({ no_data: ZQueryBoolean.optional() }).optional())
+    .input(z.strictObject({ no_data: ZQueryBoolean.optional(), ...lifecycleFilters }).optional())
     .output(z.object({ scripts: z.array(ZScriptOut) }))
-    .query(async ({ ctx, input }) => ({
-      scripts: await listScripts(ctx.prisma, !(input?.no_data ?? false)),
-    })),
+    .query(async ({ ctx, input }) => {
+      const { no_data, ...filters } = input ?? {};
+      return { scripts: await listScripts(ctx.prisma, !(no_data ?? false), filters) };
+    }),
 
   get: publicProcedure
     .meta({
@@ -55,14 +62,22 @@ export const scriptsRouter = router({
         protect: false,
       },
       bodyName: "script_data",
+      queryParameters: ["force"],
     })
-    .input(ZScriptCreate)
+    .input(ZScriptCreate.extend({ force: ZQueryBoolean.optional() }))
     .output(ZScriptOut)
     .mutation(async ({ ctx, input }) => {
       const script = await createScript(
         ctx.prisma,
-        { name: input.name, data: input.data },
+        {
+          name: input.name,
+          data: input.data,
+          start: input.start,
+          end: input.end,
+          description: input.description,
+        },
         auditOf(ctx),
+        { force: input.force },
       );
       return created(ctx, script, script.script_id);
     }),
@@ -83,8 +98,16 @@ export const scriptsRouter = router({
     .mutation(({ ctx, input }) =>
       updateScript(
         ctx.prisma,
-        { scriptId: input.script_id, name: input.name, data: input.data },
+        {
+          scriptId: input.script_id,
+          name: input.name,
+          data: input.data,
+          start: input.start,
+          end: input.end,
+          description: input.description,
+        },
         writeOf(ctx, input.revision),
+        { mode: ctx.ruleUpdateMode },
       ),
     ),
 
