@@ -256,3 +256,68 @@ describe("ratecard:acknowledge_warnings", () => {
     expect(await warningEvents(open.warning_key)).toEqual([]);
   });
 });
+
+describe("REST: /v1/ratecard/warnings/<key>/acknowledgement", () => {
+  const path = (key: string) => `/v1/ratecard/warnings/${key}/acknowledgement`;
+  const asReader = () => ({ headers: { "X-Auth-Token": reader.token } });
+
+  it("acknowledges with PUT, shows it in GET .../hashmap/warnings and withdraws with DELETE", async () => {
+    const { serviceId } = await seedTenantOverride();
+    const listed = await api.get(`${HASHMAP}/warnings`, {
+      query: { service_id: serviceId },
+      ...asAdmin(),
+    });
+    expect(listed.status, listed.text).toBe(200);
+    const open = listed.body.warnings.find(
+      (warning: any) => warning.code === "tenant-overrides-global",
+    );
+    expect(open.acknowledgement).toBeNull();
+
+    const refused = await api.put(
+      path(open.warning_key),
+      { fingerprint: open.fingerprint, note: "mine" },
+      asReader(),
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({
+      faultcode: "Client",
+      faultstring: "Policy doesn't allow ratecard:acknowledge_warnings to be performed.",
+      debuginfo: null,
+    });
+    const unknownAttribute = await api.put(
+      path(open.warning_key),
+      { fingerprint: open.fingerprint, note: "intended", colour: "red" },
+      asAdmin(),
+    );
+    expect(unknownAttribute.status).toBe(400);
+    expect(unknownAttribute.body.faultcode).toBe("Client");
+
+    const acknowledged = await api.put(
+      path(open.warning_key),
+      { fingerprint: open.fingerprint, note: "intended" },
+      asAdmin(),
+    );
+    expect(acknowledged.status, acknowledged.text).toBe(200);
+    expect(acknowledged.body).toMatchObject({
+      warning_key: open.warning_key,
+      acknowledgement: { note: "intended", user_name: "admin", reopened: false },
+    });
+    const reread = await api.get(`${HASHMAP}/warnings`, {
+      query: { service_id: serviceId },
+      ...asAdmin(),
+    });
+    expect(
+      reread.body.warnings.find((warning: any) => warning.warning_key === open.warning_key)
+        .acknowledgement,
+    ).toMatchObject({ note: "intended", reopened: false });
+
+    expect((await api.delete(path(open.warning_key), asReader())).status).toBe(403);
+    const withdrawn = await api.delete(path(open.warning_key), asAdmin());
+    expect(withdrawn.status, withdrawn.text).toBe(204);
+    expect((await api.delete(path(open.warning_key), asAdmin())).status).toBe(404);
+    expect((await warningEvents(open.warning_key)).map((event) => event.operation)).toEqual([
+      "delete",
+      "create",
+    ]);
+  });
+});

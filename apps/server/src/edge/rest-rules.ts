@@ -12,6 +12,7 @@ const INFO_CONFIG = /^\/v1\/info\/config$/i;
 const INFO_METRICS = /^\/v1\/info\/(metrics|services)$/i;
 const INFO_METRIC = /^\/v1\/info\/(metrics|services)\/[^/]+$/i;
 const AUDIT = /^\/v1\/ratecard\/audit$/i;
+const WARNING_ACKNOWLEDGEMENT = /^\/v1\/ratecard\/warnings\/[^/]+\/acknowledgement$/i;
 const RULESET = /^\/v1\/ratecard\/ruleset(\/plan)?$/i;
 const RULESET_APPLY = /^\/v1\/ratecard\/ruleset\/apply$/i;
 const TARGETS = /^\/v1\/ratecard\/targets(\/|$)/i;
@@ -44,6 +45,8 @@ export function restRules(method: string, path: string): string[] {
   if (INFO_METRICS.test(path)) return ["info:list_metrics_info"];
   if (INFO_METRIC.test(path)) return ["info:get_metric_info"];
   if (AUDIT.test(path)) return ["ratecard:read_audit"];
+  if (WARNING_ACKNOWLEDGEMENT.test(path))
+    return method === "PUT" || method === "DELETE" ? ["ratecard:acknowledge_warnings"] : [];
   if (RULESET.test(path)) return ["ratecard:export_ruleset"];
   if (RULESET_APPLY.test(path)) return ["ratecard:apply_ruleset"];
   // Targets hold CloudKitty credentials: every method on the whole subtree, reads included.

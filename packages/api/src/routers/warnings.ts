@@ -11,10 +11,11 @@ import {
   withdrawWarningAcknowledgement,
 } from "../domain/warnings-ack.js";
 import { publicProcedure, router } from "../trpc.js";
-import { HASHMAP } from "./rest.js";
+import { deleted, HASHMAP } from "./rest.js";
 import { auditOf } from "./revisions.js";
 
 const tags = ["rating"];
+const ACKNOWLEDGEMENT = "/v1/ratecard/warnings/{warning_key}/acknowledgement";
 
 /** The rule set's warnings with their acknowledgements, and acknowledging one with a note. */
 export const warningsRouter = router({
@@ -41,6 +42,20 @@ export const warningsRouter = router({
     })),
 
   acknowledge: publicProcedure
+    .meta({
+      openapi: {
+        method: "PUT",
+        path: ACKNOWLEDGEMENT,
+        tags,
+        summary: "Acknowledge a warning as intended, with a note",
+        description:
+          "The warning's key and the fingerprint read with it (GET .../hashmap/warnings): a " +
+          "fingerprint the rules have moved past is refused (412), a warning that no longer " +
+          "applies is a 404. Acknowledging again replaces the note. The answer is the warning.",
+        protect: false,
+      },
+      bodyName: "acknowledgement",
+    })
     .input(ZAcknowledgeWarningRequest)
     .output(ZAcknowledgeableWarning)
     .mutation(({ ctx, input }) =>
@@ -48,9 +63,19 @@ export const warningsRouter = router({
     ),
 
   withdraw: publicProcedure
+    .meta({
+      openapi: {
+        method: "DELETE",
+        path: ACKNOWLEDGEMENT,
+        tags,
+        summary: "Withdraw a warning's acknowledgement: the warning is open again",
+        protect: false,
+      },
+    })
     .input(ZWithdrawWarningAcknowledgementRequest)
     .output(z.void())
-    .mutation(({ ctx, input }) =>
-      withdrawWarningAcknowledgement(ctx.prisma, input.warning_key, auditOf(ctx)),
-    ),
+    .mutation(async ({ ctx, input }) => {
+      await withdrawWarningAcknowledgement(ctx.prisma, input.warning_key, auditOf(ctx));
+      deleted(ctx);
+    }),
 });
