@@ -30,7 +30,11 @@ import { DOCS_ASSETS_PREFIX, docsPageHtml } from "./docs-page.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { drainBody } from "./http-body.js";
 import { createRestHandler } from "./rest/compat.js";
-import { cacheableRpcProcedures, isCacheableRestRead } from "./snapshot/cacheable.js";
+import {
+  cacheableRpcProcedures,
+  dependsOnTheClock,
+  isCacheableRestRead,
+} from "./snapshot/cacheable.js";
 import { createReadSnapshot, isPlainGet } from "./snapshot/read-snapshot.js";
 import { createRequestVersions } from "./snapshot/request-version.js";
 import { collectRestRoutes, normalizePath } from "./rest/routes.js";
@@ -154,7 +158,7 @@ export function createApp({
       const method = (req.method ?? "GET").toUpperCase();
       const path = normalizePath(pathname);
       if (!(await edge.guardRest(req, res, method, path))) return;
-      if (isPlainGet(req) && isCacheableRestRead(path)) {
+      if (isPlainGet(req) && isCacheableRestRead(path) && !dependsOnTheClock(req.url!)) {
         if (snapshot.serve(req.url!, dataVersionOf(req), req, res)) return;
         snapshot.record(req.url!, req, res);
       }
@@ -169,7 +173,8 @@ export function createApp({
     }
     if (pathname.startsWith("/trpc/")) {
       if (!(await edge.identify(req, res, true))) return;
-      const procedures = isPlainGet(req) ? cacheableRpcProcedures(pathname) : null;
+      const procedures =
+        isPlainGet(req) && !dependsOnTheClock(req.url!) ? cacheableRpcProcedures(pathname) : null;
       if (procedures && edge.rpcAllowsAll(req, procedures)) {
         if (snapshot.serve(req.url!, dataVersionOf(req), req, res)) return;
         snapshot.record(req.url!, req, res);

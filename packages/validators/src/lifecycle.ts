@@ -33,7 +33,8 @@ export function parseRuleDate(text: string, endOfDay = false): Date | undefined 
   ];
   const [year, month, dayOfMonth, hour, minute, second] = fields;
   if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
-  const ms = fraction ? Math.floor(Number(`0.${fraction}`) * 1000) : 0;
+  // Microseconds, as CloudKitty writes them, down to the milliseconds a Date holds.
+  const ms = fraction ? Math.floor(Number(fraction.padEnd(6, "0")) / 1000) : 0;
   let time = Date.UTC(year, month - 1, dayOfMonth, hour, minute, second, ms);
   const check = new Date(time);
   if (check.getUTCDate() !== dayOfMonth) return undefined;

@@ -14,3 +14,18 @@ export function cacheableRpcProcedures(pathname: string): string[] | null {
   const procedures = decodeURIComponent(pathname.slice("/trpc/".length)).split(",");
   return procedures.every((procedure) => RPC_READS.test(procedure)) ? procedures : null;
 }
+
+/**
+ * Whether a read's answer changes with the clock, not only with the data: `is_active` lists the
+ * rules in force now, and a rule starts or ends without any write (docs/lifecycle.md). Those are
+ * never kept. Read on the decoded URL, so that an RPC input (JSON in `?input=`) is seen too.
+ */
+export function dependsOnTheClock(url: string): boolean {
+  let decoded = url;
+  try {
+    decoded = decodeURIComponent(url);
+  } catch {
+    // A malformed escape: the raw URL is all there is to read.
+  }
+  return decoded.includes("is_active");
+}
