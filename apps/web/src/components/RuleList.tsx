@@ -185,18 +185,26 @@ export function RuleList({
  * page's warnings panel when the rows allow (one service, or one group), so no second request.
  */
 function useRuleWarningBadges(rows: readonly RuleRow[]): Map<string, RuleWarningBadge> {
-  const trpc = useTRPC();
   const { lookups } = useLookups();
   const filter = useMemo(() => warningsFilterForRows(rows, lookups), [rows, lookups]);
-  const warnings = useQuery({
-    ...trpc.hashmap.warnings.queryOptions(filter),
-    enabled: rows.length > 0,
-  });
+  return useWarningBadges(filter, rows.length > 0);
+}
+
+/** Per rule id, the badge of the warnings that involve it (hashmap.warnings with `filter`). */
+export function useWarningBadges(
+  filter: { service_id?: string; group_id?: string },
+  enabled = true,
+): Map<string, RuleWarningBadge> {
+  const trpc = useTRPC();
+  const warnings = useQuery({ ...trpc.hashmap.warnings.queryOptions(filter), enabled });
   return useMemo(() => ruleWarningBadges(warnings.data?.warnings ?? []), [warnings.data]);
 }
 
-/** A rule's warnings in its row: a count that links to the warning in the warnings panel. */
-function WarningBadge({
+/**
+ * A rule's warnings: a count that links to the warning in the warnings panel of this page, or of
+ * the warning's service page (the explorer; the preview could use it too).
+ */
+export function WarningBadge({
   badge,
   panel,
 }: {
