@@ -60,7 +60,9 @@ function ruleDate(endOfDay: boolean) {
     })
     .transform((input, ctx) => {
       const parsed = parseRuleDate(input.trim(), endOfDay);
-      if (parsed) return parsed;
+      // A string still (ISO 8601 in UTC, with Z): the parsed input stays assignable to the
+      // procedure's input type, for the console's forms that parse with these schemas first.
+      if (parsed) return parsed.toISOString();
       ctx.addIssue({
         code: "custom",
         message: `Invalid date '${input}': expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UTC).`,
@@ -109,17 +111,21 @@ export const ZRuleName = ZText.trim()
 /** `?force=true` lets a create set a start in the past (CloudKitty master's POST parameter). */
 export const ZForce = z.strictObject({ force: ZQueryFlag.optional() });
 
-/** The lifecycle as every answer shows it (after the rule's own keys, as CloudKitty master). */
+/**
+ * The lifecycle as every answer shows it (after the rule's own keys, as CloudKitty master).
+ * Always there, but typed optional: objects made by code that predates the lifecycle (the
+ * console's fixtures, CloudKitty 17's shape) stay valid rules.
+ */
 export const lifecycleOut = {
-  created_at: z.string().meta({ example: "2026-11-25T20:40:00" }),
-  start: z.string().meta({ example: "2026-11-25T20:40:00" }),
-  end: z.string().nullable(),
-  name: z.string().nullable(),
-  description: z.string().nullable(),
-  deleted: z.string().nullable(),
-  created_by: z.string().nullable(),
-  updated_by: z.string().nullable(),
-  deleted_by: z.string().nullable(),
+  created_at: z.string().meta({ example: "2026-11-25T20:40:00" }).optional(),
+  start: z.string().meta({ example: "2026-11-25T20:40:00" }).optional(),
+  end: z.string().nullable().optional(),
+  name: z.string().nullable().optional(),
+  description: z.string().nullable().optional(),
+  deleted: z.string().nullable().optional(),
+  created_by: z.string().nullable().optional(),
+  updated_by: z.string().nullable().optional(),
+  deleted_by: z.string().nullable().optional(),
 };
 
 /** CloudKitty master's list filters (rating/common/db/filters.py). */
@@ -141,8 +147,9 @@ export const lifecycleFilters = {
 
 export type TLifecycleFilters = {
   deleted?: boolean | undefined;
-  start?: Date | undefined;
-  end?: Date | undefined;
+  /** ISO 8601 in UTC, as the schemas above leave it. */
+  start?: string | undefined;
+  end?: string | undefined;
   created_by?: string | undefined;
   updated_by?: string | undefined;
   deleted_by?: string | undefined;

@@ -28,11 +28,19 @@ export interface LifecycleRow {
   deletedBy: string | null;
 }
 
-/** What a create or an update may say about the lifecycle (undefined: not said). */
+/**
+ * What a create or an update may say about the lifecycle (undefined: not said). Moments come as
+ * the validators leave them, ISO 8601 strings in UTC.
+ */
 export interface LifecycleInput {
-  start?: Date | null | undefined;
-  end?: Date | null | undefined;
+  start?: string | null | undefined;
+  end?: string | null | undefined;
   description?: string | null | undefined;
+}
+
+/** A moment given as the validators leave it, as a Date (null and undefined kept). */
+function moment<T extends null | undefined>(value: string | T): Date | T {
+  return typeof value === "string" ? new Date(value) : value;
 }
 
 /** The lifecycle keys of an answer, in CloudKitty master's order of VolatileAuditableModel. */
@@ -86,8 +94,8 @@ export function createdLifecycle(
   input: LifecycleInput,
   options: { force: boolean; now: Date; audit: AuditContext },
 ) {
-  const start = input.start ?? options.now;
-  const end = input.end ?? null;
+  const start = moment(input.start) ?? options.now;
+  const end = moment(input.end) ?? null;
   checkPeriod(start, end, options.now, !options.force && input.start != null);
   return {
     createdAt: options.now,
@@ -117,8 +125,9 @@ export function updatedLifecycle(
   },
 ): { endOnly: boolean; data: Partial<LifecycleRow> } {
   const { now } = options;
-  const start = input.start ?? current.start;
-  const end = input.end === undefined ? current.end : input.end;
+  const givenStart = moment(input.start);
+  const start = givenStart ?? current.start;
+  const end = input.end === undefined ? current.end : moment(input.end);
   const description = input.description === undefined ? current.description : input.description;
   const updatedBy = actorOf(options.audit);
   if (options.mode === "strict" && current.start < now) {
@@ -126,7 +135,7 @@ export function updatedLifecycle(
       throw fail.badRequest(
         "Cannot update a rule that was already processed and has a defined end date.",
       );
-    const startChanged = input.start != null && input.start.getTime() !== current.start.getTime();
+    const startChanged = givenStart != null && givenStart.getTime() !== current.start.getTime();
     const descriptionChanged = input.description != null && description !== current.description;
     if (options.otherChanges || startChanged || descriptionChanged)
       throw fail.badRequest(
@@ -175,8 +184,8 @@ export function lifecycleWhere(filters: TLifecycleFilters, now: Date) {
     [];
   if (filters.is_active) and.push(inForceAt(now));
   if (!filters.deleted) and.push(NOT_DELETED);
-  if (filters.start) and.push({ start: { gte: filters.start } });
-  if (filters.end) and.push({ end: { lt: filters.end } });
+  if (filters.start) and.push({ start: { gte: new Date(filters.start) } });
+  if (filters.end) and.push({ end: { lt: new Date(filters.end) } });
   if (filters.created_by !== undefined) and.push({ createdBy: filters.created_by });
   if (filters.updated_by !== undefined) and.push({ updatedBy: filters.updated_by });
   if (filters.deleted_by !== undefined) and.push({ deletedBy: filters.deleted_by });

@@ -155,8 +155,8 @@ interface RuleInput {
   group_id?: string | null | undefined;
   tenant_id?: string | null | undefined;
   name?: string | null | undefined;
-  start?: Date | null | undefined;
-  end?: Date | null | undefined;
+  start?: string | null | undefined;
+  end?: string | null | undefined;
   description?: string | null | undefined;
 }
 

@@ -47,8 +47,8 @@ export async function getScript(
 
 /** What a script's create and update may say about its lifecycle. */
 interface ScriptLifecycleInput {
-  start?: Date | null | undefined;
-  end?: Date | null | undefined;
+  start?: string | null | undefined;
+  end?: string | null | undefined;
   description?: string | null | undefined;
 }
 
