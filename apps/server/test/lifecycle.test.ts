@@ -11,6 +11,7 @@ import {
   type RuleKind,
   type Seeder,
 } from "./support/hashmap.js";
+import { signIn } from "./support/auth.js";
 import { startServer, type TestServer } from "./support/server.js";
 
 // CloudKitty master's rule lifecycle (docs/lifecycle.md) over real HTTP, in both update modes:
@@ -555,5 +556,49 @@ describe("strict mode (RULE_UPDATE_MODE=strict, CloudKitty master's)", () => {
       type: "rate",
     });
     expectFault(answer, 400, RUNNING);
+  });
+});
+
+describe("authors, from the request's identity (AUTH_STRATEGY=local)", () => {
+  let server: TestServer;
+  let api: Client;
+  beforeAll(async () => {
+    server = await startServer({
+      env: { AUTH_STRATEGY: "local", RATECARD_ADMIN_PASSWORD: "lifecycle-admin-password-1" },
+    });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it("created_by, updated_by and deleted_by are the user id the audit trail records", async () => {
+    const admin = await signIn(server.baseUrl, {
+      username: "admin",
+      password: "lifecycle-admin-password-1",
+    });
+    const plain = createClient(server.baseUrl);
+    const as = { headers: { "X-Auth-Token": admin.token } };
+    api = {
+      ...plain,
+      get: (path, options) => plain.get(path, { ...as, ...options }),
+      post: (path, body, options) => plain.post(path, body, { ...as, ...options }),
+      put: (path, body, options) => plain.put(path, body, { ...as, ...options }),
+      delete: (path, options) => plain.delete(path, { ...as, ...options }),
+    };
+    const service = expectCreated(await api.post(`${HASHMAP}/services`, { name: "authored" }));
+    const mapping = expectCreated(
+      await api.post(`${HASHMAP}/mappings`, { service_id: service.service_id, cost: "1" }),
+    );
+    await api.put(`${HASHMAP}/mappings/${mapping.mapping_id}`, { cost: "2" });
+    await api.delete(`${HASHMAP}/mappings/${mapping.mapping_id}`);
+    const events = await eventsOf(api, mapping.mapping_id);
+    const userId = events[0].user_id as string;
+    expect(userId).not.toBe("noauth");
+    expect(events.map((event) => event.user_id)).toEqual([userId, userId, userId]);
+    expect((await api.get(`${HASHMAP}/mappings/${mapping.mapping_id}`)).body).toMatchObject({
+      created_by: userId,
+      updated_by: userId,
+      deleted_by: userId,
+    });
   });
 });
