@@ -108,9 +108,6 @@ export const ZRuleName = ZText.trim()
   .min(1, { error: "Must not be empty." })
   .max(32, { error: "At most 32 characters." });
 
-/** `?force=true` lets a create set a start in the past (CloudKitty master's POST parameter). */
-export const ZForce = z.strictObject({ force: ZQueryFlag.optional() });
-
 /**
  * The lifecycle as every answer shows it (after the rule's own keys, as CloudKitty master).
  * Always there, but typed optional: objects made by code that predates the lifecycle (the

@@ -32,7 +32,8 @@ export const mappingsRouter = router({
         summary: "List mappings",
         description:
           "Every filter is optional. tenant_id is read only with filter_tenant=true; " +
-          "filter_tenant=true without tenant_id lists the mappings that have no tenant.",
+          "filter_tenant=true without tenant_id lists the mappings that have no tenant." +
+          " Deleted rules are left out unless deleted=true; CloudKitty master's filters start (at or after), end (before), created_by, updated_by, deleted_by, description (contains, any case) and is_active=true (in force now) narrow the list (docs/lifecycle.md).",
         protect: false,
       },
     })
@@ -81,6 +82,8 @@ export const mappingsRouter = router({
         path: `${HASHMAP}/mappings`,
         tags,
         summary: "Create a mapping",
+        description:
+          "start defaults to now and may not be in the past unless the query says ?force=true; end may not precede start, and a date alone means 23:59:59 that day (docs/lifecycle.md).",
         protect: false,
       },
       bodyName: "mapping_data",

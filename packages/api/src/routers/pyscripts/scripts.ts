@@ -28,6 +28,8 @@ export const scriptsRouter = router({
         path: `${PYSCRIPTS}/scripts`,
         tags,
         summary: "List scripts (no_data=true leaves out their source)",
+        description:
+          "Deleted rules are left out unless deleted=true; CloudKitty master's filters start (at or after), end (before), created_by, updated_by, deleted_by, description (contains, any case) and is_active=true (in force now) narrow the list (docs/lifecycle.md).",
         protect: false,
       },
     })
@@ -59,6 +61,8 @@ export const scriptsRouter = router({
         path: `${PYSCRIPTS}/scripts`,
         tags,
         summary: "Create a script",
+        description:
+          "start defaults to now and may not be in the past unless the query says ?force=true; end may not precede start, and a date alone means 23:59:59 that day (docs/lifecycle.md).",
         protect: false,
       },
       bodyName: "script_data",
