@@ -114,6 +114,8 @@ function expectedRules(method: string, template: string): string[] {
   if (template === "/v1/ratecard/audit") return ["ratecard:read_audit"];
   if (template === "/v1/ratecard/ruleset" || template === "/v1/ratecard/ruleset/plan")
     return ["ratecard:export_ruleset"];
+  if (template === "/v1/ratecard/targets" || template.startsWith("/v1/ratecard/targets/"))
+    return ["ratecard:manage_targets"];
   // rating:quote and info:* default to "" (any valid token).
   return [];
 }
@@ -125,6 +127,8 @@ const RULES_ONLY_ADMINS_PASS = new Set([
   "rating:update_module",
   // Ratecard's audit trail, like its account management, is for admins only.
   "ratecard:read_audit",
+  // CloudKitty targets hold credentials.
+  "ratecard:manage_targets",
 ]);
 
 /** Rules that readers pass too (`role:reader or rule:rating:module_config`). */
@@ -434,6 +438,7 @@ describe.skipIf(!haveKeystone)("AUTH_STRATEGY=keystone over HTTP", () => {
           manageAccounts: false,
           preview: true,
           readAudit: false,
+          acknowledgeWarnings: false,
         },
       });
       expect(body.csrfToken).toBe(session.csrfToken);
@@ -488,6 +493,7 @@ describe.skipIf(!haveKeystone)("AUTH_STRATEGY=keystone over HTTP", () => {
           manageAccounts: false,
           preview: true,
           readAudit: true,
+          acknowledgeWarnings: true,
         },
       });
       const made = await rpc(

@@ -204,6 +204,7 @@ describe("the console's session", () => {
         manageAccounts: false,
         preview: true,
         readAudit: false,
+        acknowledgeWarnings: false,
       },
     });
     expect(body.csrfToken).toBe(reader.csrfToken);

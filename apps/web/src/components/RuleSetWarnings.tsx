@@ -215,7 +215,7 @@ function CollectorWarningItem({ warning }: { warning: CollectorWarning }) {
 }
 
 function WarningItem({ warning }: { warning: WarningDescription }) {
-  const { writeRules } = useCan();
+  const { acknowledgeWarnings } = useCan();
   const acknowledgement = warning.acknowledgement;
   const acknowledged = Boolean(acknowledgement && !acknowledgement.reopened);
   return (
@@ -260,7 +260,7 @@ function WarningItem({ warning }: { warning: WarningDescription }) {
       )}
       {!acknowledged && <p>{warning.explanation}</p>}
       <InvolvedRules warning={warning} />
-      {writeRules && warning.key && warning.fingerprint && (
+      {acknowledgeWarnings && warning.key && warning.fingerprint && (
         <WarningActions
           warning={warning}
           warningKey={warning.key}

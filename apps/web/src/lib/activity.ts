@@ -12,6 +12,8 @@ export const ACTIVITY_RESOURCE_TYPES = [
   "module",
   "user",
   "token",
+  "warning",
+  "target",
 ] as const;
 export const ACTIVITY_OPERATIONS = ["create", "update", "delete"] as const;
 

@@ -15,6 +15,7 @@ const SESSION = {
     manageAccounts: true,
     preview: true,
     readAudit: true,
+    acknowledgeWarnings: true,
   },
 };
 const SIGNED_OUT = {

@@ -95,6 +95,7 @@ describe("describeRoles", () => {
       manageAccounts: false,
       preview: true,
       readAudit: false,
+      acknowledgeWarnings: false,
     },
   });
 

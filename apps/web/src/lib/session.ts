@@ -9,6 +9,7 @@ export const ZPermissions = z.object({
   manageAccounts: z.boolean(),
   preview: z.boolean(),
   readAudit: z.boolean(),
+  acknowledgeWarnings: z.boolean(),
 });
 export type Permissions = z.infer<typeof ZPermissions>;
 export type Permission = keyof Permissions;
