@@ -71,7 +71,8 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAp
       responses["200"] = success;
     }
     responses["400"] = faultResponse("Invalid input");
-    if (route.idParam || route.template.endsWith("/group"))
+    // An action on one object (POST /v1/ratecard/targets/{target_id}/probe) names it in the path.
+    if (route.idParam || route.pathParams.length > 0 || route.template.endsWith("/group"))
       responses["404"] = faultResponse("No such object");
     if (/^\/v1\/info\/(metrics|services)/.test(route.template))
       responses["405"] = faultResponse("No metrics in the configuration (METRICS_FILE)");

@@ -12,6 +12,7 @@ import { modulesRouter } from "./routers/modules.js";
 import { ratingRouter } from "./routers/rating.js";
 import { rulesetRouter } from "./routers/ruleset.js";
 import { scriptsRouter } from "./routers/pyscripts/scripts.js";
+import { targetsRouter } from "./routers/targets.js";
 import { warningsRouter } from "./routers/warnings.js";
 import { router } from "./trpc.js";
 
@@ -35,6 +36,7 @@ export const appRouter = router({
   accounts: accountsRouter,
   audit: auditRouter,
   ruleset: rulesetRouter,
+  targets: targetsRouter,
   warnings: router({
     acknowledge: warningsRouter.acknowledge,
     withdraw: warningsRouter.withdraw,

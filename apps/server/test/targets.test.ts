@@ -1,0 +1,310 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rpc, sessionHeaders, signIn } from "./support/auth.js";
+import { createClient, type ApiResponse, type Client } from "./support/client.js";
+import { expectFault, UNKNOWN_ID } from "./support/hashmap.js";
+import { startServer, type TestServer } from "./support/server.js";
+
+// CloudKitty targets and import (issue 14, sections 2 and 3) over real HTTP: registration with
+// write-only secrets (never in an answer, an audit event or the server's log), validation,
+// probe and import against a real CloudKitty 17 (../shared/reference/cloudkitty, noauth, on a
+// directory and port of this file's own), seeded with the real `cloudkitty` CLI.
+
+const TARGETS = "/v1/ratecard/targets";
+
+const run = promisify(execFile);
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const referenceDir =
+  process.env.CLOUDKITTY_REFERENCE_DIR ??
+  path.resolve(repositoryRoot, "../shared/reference/cloudkitty");
+const CK_DIR = process.env.CK_TARGETS_TEST_DIR ?? "/tmp/ck-server-targets";
+const CK_PORT = Number(process.env.CK_TARGETS_TEST_PORT ?? 8942);
+const CK_URL = `http://127.0.0.1:${CK_PORT}`;
+const ckEnv = { ...process.env, CK_DIR, CK_PORT: String(CK_PORT) };
+const script = (name: string) => path.join(referenceDir, name);
+
+const SECRET = "s3cr3t-application-credential-Zq9";
+const PASSWORD = "pa55word-of-the-rating-user-Xk2";
+
+/** Every place a secret might leak: the answer's text and headers. */
+function expectNoSecret(answer: ApiResponse) {
+  const all = answer.text + JSON.stringify([...answer.headers.entries()]);
+  expect(all).not.toContain(SECRET);
+  expect(all).not.toContain(PASSWORD);
+}
+
+describe("CloudKitty targets", () => {
+  let server: TestServer;
+  let api: Client;
+
+  beforeAll(async () => {
+    // The first start installs Debian's CloudKitty packages: minutes.
+    await run(script("start.sh"), [], { env: ckEnv, timeout: 15 * 60_000 });
+    await run(script("reset.sh"), [], { env: ckEnv, timeout: 60_000 });
+    server = await startServer();
+    api = createClient(server.baseUrl);
+  }, 16 * 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    await run(script("stop.sh"), [], { env: ckEnv, timeout: 60_000 });
+  }, 120_000);
+
+  it("registers noauth and Keystone-shaped targets without ever answering their secrets", async () => {
+    const noauth = await api.post(TARGETS, {
+      name: "local",
+      mode: "import-source",
+      connection: { kind: "noauth", url: `${CK_URL}/` },
+    });
+    expect(noauth.status, noauth.text).toBe(201);
+    expect(noauth.headers.get("location")).toMatch(
+      new RegExp(`${TARGETS}/${noauth.body.target_id}$`),
+    );
+    expect(noauth.body).toMatchObject({
+      name: "local",
+      mode: "import-source",
+      prune: false,
+      connection: { kind: "noauth", url: CK_URL },
+      has_secret: false,
+      last_probe: null,
+      last_import: null,
+    });
+
+    const appCred = await api.post(TARGETS, {
+      name: "region-one",
+      mode: "managed",
+      prune: true,
+      connection: {
+        kind: "keystone",
+        authUrl: "http://127.0.0.1:9/v3",
+        region: "RegionOne",
+        credential: { kind: "application-credential", id: "ac-id", secret: SECRET },
+      },
+    });
+    expect(appCred.status, appCred.text).toBe(201);
+    expectNoSecret(appCred);
+    expect(appCred.body).toMatchObject({
+      mode: "managed",
+      prune: true,
+      has_secret: true,
+      connection: {
+        kind: "keystone",
+        auth_url: "http://127.0.0.1:9/v3",
+        region: "RegionOne",
+        interface: "public",
+        credential: { kind: "application-credential", id: "ac-id" },
+      },
+    });
+
+    const password = await api.post(TARGETS, {
+      name: "region-two",
+      mode: "managed",
+      connection: {
+        kind: "keystone",
+        authUrl: "http://127.0.0.1:9",
+        interface: "internal",
+        credential: {
+          kind: "password",
+          username: "rating",
+          password: PASSWORD,
+          projectName: "service",
+        },
+      },
+    });
+    expect(password.status, password.text).toBe(201);
+    expectNoSecret(password);
+    expect(password.body.connection.credential).toEqual({
+      kind: "password",
+      username: "rating",
+      user_domain_name: "Default",
+      project_name: "service",
+      project_domain_name: "Default",
+    });
+
+    const list = await api.get(TARGETS);
+    expect(list.status).toBe(200);
+    expectNoSecret(list);
+    expect(list.body.targets.map((t: any) => t.name)).toEqual([
+      "local",
+      "region-one",
+      "region-two",
+    ]);
+    const one = await api.get(`${TARGETS}/${appCred.body.target_id}`);
+    expect(one.status).toBe(200);
+    expectNoSecret(one);
+
+    // A PATCH leaving the secret out keeps it; the probe then uses it (Keystone is unreachable).
+    const patched = await api.request("PATCH", `${TARGETS}/${appCred.body.target_id}`, {
+      body: {
+        name: "region-one-b",
+        connection: {
+          kind: "keystone",
+          authUrl: "http://127.0.0.1:9/v3",
+          credential: { kind: "application-credential", id: "ac-id-2" },
+        },
+      },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    expectNoSecret(patched);
+    expect(patched.body).toMatchObject({
+      name: "region-one-b",
+      has_secret: true,
+      connection: { region: null, credential: { id: "ac-id-2" } },
+    });
+    const probe = await api.post(`${TARGETS}/${appCred.body.target_id}/probe`, {});
+    expect(probe.status, probe.text).toBe(200);
+    expectNoSecret(probe);
+    expect(probe.body).toMatchObject({ reachable: false, generation: "unknown" });
+
+    // The audit trail records targets without their secrets.
+    const audit = await api.get("/v1/ratecard/audit", { query: { resource_type: "target" } });
+    expect(audit.status, audit.text).toBe(200);
+    expectNoSecret(audit);
+    expect(audit.text).toContain("ac-id-2");
+
+    const gone = await api.delete(`${TARGETS}/${password.body.target_id}`);
+    expect(gone.status).toBe(204);
+    expect((await api.get(`${TARGETS}/${password.body.target_id}`)).status).toBe(404);
+  });
+
+  it("refuses bad input with a 400 fault that quotes no secret", async () => {
+    const bad = async (body: unknown, pattern: RegExp) => {
+      const answer = await api.post(TARGETS, body);
+      expectFault(answer, 400, pattern);
+      expectNoSecret(answer);
+    };
+    await bad({ name: "x", mode: "import-source" }, /connection/);
+    await bad({ name: "x", mode: "mirror", connection: { kind: "noauth", url: CK_URL } }, /mode/);
+    await bad(
+      { name: "x", mode: "managed", connection: { kind: "noauth", url: "ftp://ck" } },
+      /url/,
+    );
+    await bad(
+      {
+        name: "x",
+        mode: "managed",
+        connection: {
+          kind: "keystone",
+          authUrl: "http://keystone:5000",
+          credential: { kind: "application-credential", secret: SECRET },
+        },
+      },
+      /connection\.credential\.id/,
+    );
+    await bad(
+      {
+        name: "x",
+        mode: "managed",
+        // The secret where the URL belongs: the message must not quote it.
+        connection: { kind: "noauth", url: SECRET },
+      },
+      /connection\.url/,
+    );
+    await bad(
+      {
+        name: "x",
+        mode: "managed",
+        connection: {
+          kind: "keystone",
+          authUrl: "http://k",
+          credential: { kind: "password", password: PASSWORD },
+        },
+      },
+      /username/,
+    );
+    await bad({ name: " ", mode: "managed", connection: { kind: "noauth", url: CK_URL } }, /name/);
+    const duplicate = await api.post(TARGETS, {
+      name: "local",
+      mode: "managed",
+      connection: { kind: "noauth", url: CK_URL },
+    });
+    expectFault(duplicate, 409, /already exists/);
+    expect((await api.get(`${TARGETS}/${UNKNOWN_ID}`)).status).toBe(404);
+    expect((await api.post(`${TARGETS}/${UNKNOWN_ID}/probe`, {})).status).toBe(404);
+  });
+
+  it("probes a real CloudKitty 17: reachable, noauth, pre-23, its modules; kept as the last probe", async () => {
+    const list = await api.get(TARGETS);
+    const local = list.body.targets.find((t: any) => t.name === "local");
+    const probe = await api.post(`${TARGETS}/${local.target_id}/probe`, {});
+    expect(probe.status, probe.text).toBe(200);
+    expect(probe.body).toMatchObject({
+      target_id: local.target_id,
+      reachable: true,
+      auth: "noauth",
+      endpoint: CK_URL,
+      generation: "pre-23",
+    });
+    expect(probe.body.modules.map((m: any) => m.module_id)).toEqual(
+      expect.arrayContaining(["hashmap", "pyscripts"]),
+    );
+    const after = await api.get(`${TARGETS}/${local.target_id}`);
+    expect(after.body.last_probe).toMatchObject({ reachable: true, generation: "pre-23" });
+  });
+
+  it("keeps secrets out of the server's log", () => {
+    const log = server.output();
+    expect(log.length).toBeGreaterThan(0);
+    expect(log).not.toContain(SECRET);
+    expect(log).not.toContain(PASSWORD);
+  });
+
+  it("generated the target key once into the data directory, mode 0600", () => {
+    const file = path.join(path.dirname(server.databasePath), "target-secret-key");
+    if (!fs.existsSync(path.dirname(server.databasePath))) return; // PostgreSQL run
+    const stat = fs.statSync(file);
+    expect(stat.mode & 0o777).toBe(0o600);
+    expect(Buffer.from(fs.readFileSync(file, "utf8").trim(), "base64")).toHaveLength(32);
+  });
+});
+
+describe("CloudKitty targets: policy", () => {
+  let server: TestServer;
+  const ADMIN_PASSWORD = "admin password 123";
+
+  beforeAll(async () => {
+    server = await startServer({
+      env: { AUTH_STRATEGY: "local", RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("lets only admins manage targets (ratecard:manage_targets), over REST and RPC", async () => {
+    const admin = await signIn(server.baseUrl, { username: "admin", password: ADMIN_PASSWORD });
+    const created = await rpc(
+      server.baseUrl,
+      "accounts.users.create",
+      { name: "viewer", role: "reader", password: "reader password 123" },
+      { type: "mutation", headers: sessionHeaders(admin) },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const reader = await signIn(server.baseUrl, {
+      username: "viewer",
+      password: "reader password 123",
+    });
+    const asReader = await rpc(server.baseUrl, "targets.list", undefined, {
+      headers: sessionHeaders(reader),
+    });
+    expect(asReader.code).toBe("FORBIDDEN");
+    const asAdmin = await rpc(
+      server.baseUrl,
+      "targets.create",
+      {
+        name: "ck",
+        mode: "import-source",
+        connection: { kind: "noauth", url: "http://127.0.0.1:9" },
+      },
+      { type: "mutation", headers: sessionHeaders(admin) },
+    );
+    expect(asAdmin.status, JSON.stringify(asAdmin.body)).toBe(200);
+    const listed = await rpc(server.baseUrl, "targets.list", undefined, {
+      headers: sessionHeaders(admin),
+    });
+    expect(listed.data.targets.map((t: any) => t.name)).toEqual(["ck"]);
+  });
+});

@@ -1,0 +1,452 @@
+import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type { ImportReport } from "@ratecard/bridge";
+import {
+  CloudKittyClient,
+  cloudKittyTarget,
+  ZCloudKittyTargetInput,
+  type CloudKittyTarget,
+  type CloudKittyTargetInput,
+  type ProbeReport,
+} from "@ratecard/cloudkitty";
+import { appendAuditEvent, isUniqueViolation, type Prisma, type PrismaClient } from "@ratecard/db";
+import { auditEvent, type AuditContext } from "./audit.js";
+import { fail } from "./errors.js";
+
+// CloudKitty targets (issue 14): the CloudKitty deployments Ratecard imports from or applies to.
+// A target's secret (an application credential secret or a password) is write-only: encrypted at
+// rest with AES-256-GCM under the server's target key, decrypted only to talk to CloudKitty, and
+// never in an answer, an audit event, an error or a log line.
+
+export const TARGET_MODES = ["import-source", "managed"] as const;
+export type TargetMode = (typeof TARGET_MODES)[number];
+
+// ------------------------------------------------------------------------------------- the key
+
+/** The file the generated key is kept in, beside the local accounts' one-time password file. */
+export const TARGET_KEY_FILE = "target-secret-key";
+
+/**
+ * The 32-byte key that encrypts target secrets: `RATECARD_SECRET_KEY` (base64), or else a key
+ * generated once into the data directory (`DATA_DIR`, or the SQLite file's directory, or
+ * ./data: as the local accounts find theirs), mode 0600, never overwritten. Several instances on
+ * PostgreSQL must share one key: set RATECARD_SECRET_KEY there.
+ */
+export function loadTargetKey(env: NodeJS.ProcessEnv): Buffer {
+  const configured = env.RATECARD_SECRET_KEY?.trim();
+  if (configured) {
+    const key = Buffer.from(configured, "base64");
+    if (key.length !== 32) {
+      throw new Error("RATECARD_SECRET_KEY must be 32 bytes in base64 (openssl rand -base64 32)");
+    }
+    return key;
+  }
+  const databaseUrl = env.DATABASE_URL || "file:./data/ratecard.db";
+  const dataDir = path.resolve(
+    env.DATA_DIR ||
+      (databaseUrl.startsWith("file:") ? path.dirname(databaseUrl.slice("file:".length)) : "data"),
+  );
+  const file = path.join(dataDir, TARGET_KEY_FILE);
+  try {
+    return readKeyFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  try {
+    // "wx": another instance that wrote it first wins, and both then read the same key.
+    fs.writeFileSync(file, `${randomBytes(32).toString("base64")}\n`, { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  return readKeyFile(file);
+}
+
+function readKeyFile(file: string): Buffer {
+  const key = Buffer.from(fs.readFileSync(file, "utf8").trim(), "base64");
+  if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key`);
+  return key;
+}
+
+/** Encrypts and decrypts target secrets with one key; the target's id is the associated data. */
+export class TargetSecretBox {
+  readonly #key: Buffer;
+  constructor(key: Buffer) {
+    if (key.length !== 32) throw new Error("a target key is 32 bytes");
+    this.#key = key;
+  }
+
+  seal(targetId: string, secret: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", this.#key, iv);
+    cipher.setAAD(Buffer.from(targetId, "utf8"));
+    const ciphertext = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
+    const parts = [iv, cipher.getAuthTag(), ciphertext].map((part) => part.toString("base64url"));
+    return `v1.${parts.join(".")}`;
+  }
+
+  open(targetId: string, sealed: string): string {
+    const [version, iv, tag, ciphertext] = sealed.split(".");
+    if (version !== "v1" || iv === undefined || tag === undefined || ciphertext === undefined) {
+      throw fail.conflict(`The stored secret of target ${targetId} is unreadable: set it again`);
+    }
+    try {
+      const decipher = createDecipheriv("aes-256-gcm", this.#key, Buffer.from(iv, "base64url"));
+      decipher.setAAD(Buffer.from(targetId, "utf8"));
+      decipher.setAuthTag(Buffer.from(tag, "base64url"));
+      return Buffer.concat([
+        decipher.update(Buffer.from(ciphertext, "base64url")),
+        decipher.final(),
+      ]).toString("utf8");
+    } catch {
+      // A key that changed (RATECARD_SECRET_KEY, or a data directory lost) or a tampered row.
+      throw fail.conflict(
+        `The stored secret of target ${targetId} cannot be decrypted with this server's key ` +
+          "(RATECARD_SECRET_KEY or the data directory's target-secret-key changed): set it again",
+      );
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------- the shapes
+
+/** A target's connection as stored and answered: everything but the secret. */
+export type TargetConnection =
+  | { kind: "noauth"; url: string }
+  | {
+      kind: "keystone";
+      auth_url: string;
+      region: string | null;
+      interface: "public" | "internal" | "admin";
+      credential:
+        | { kind: "application-credential"; id: string }
+        | {
+            kind: "password";
+            username: string;
+            user_domain_name: string;
+            project_name: string;
+            project_domain_name: string;
+          };
+    };
+
+export interface TTarget {
+  target_id: string;
+  name: string;
+  mode: TargetMode;
+  prune: boolean;
+  connection: TargetConnection;
+  /** Whether a secret is stored (never the secret). */
+  has_secret: boolean;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+  last_probe: (ProbeReport & { at: string }) | null;
+  last_import: (ImportSummary & { at: string }) | null;
+}
+
+export interface ImportSummary {
+  merge: boolean;
+  revision: string;
+  counts: ImportReport["counts"];
+  duplicates: number;
+  skipped: number;
+  conflicts: number;
+}
+
+type TargetRow = NonNullable<Awaited<ReturnType<PrismaClient["cloudKittyTarget"]["findUnique"]>>>;
+
+function render(row: TargetRow): TTarget {
+  return {
+    target_id: row.id,
+    name: row.name,
+    mode: row.mode as TargetMode,
+    prune: row.prune,
+    connection: JSON.parse(row.connection) as TargetConnection,
+    has_secret: row.secret !== null,
+    revision: row.revision,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    last_probe:
+      row.lastProbe && row.lastProbeAt
+        ? { ...(JSON.parse(row.lastProbe) as ProbeReport), at: row.lastProbeAt.toISOString() }
+        : null,
+    last_import:
+      row.lastImport && row.lastImportAt
+        ? { ...(JSON.parse(row.lastImport) as ImportSummary), at: row.lastImportAt.toISOString() }
+        : null,
+  };
+}
+
+/** What the audit trail records of a target: its answer, which has no secret. */
+function audited(target: TTarget) {
+  const { last_probe: _probe, last_import: _import, ...rest } = target;
+  return rest;
+}
+
+/** The input of a registration; `connection` is validated here so that no message quotes it. */
+export interface TargetCreate {
+  name: string;
+  mode: TargetMode;
+  prune?: boolean;
+  connection: unknown;
+}
+
+export interface TargetPatch {
+  name?: string;
+  mode?: TargetMode;
+  prune?: boolean;
+  /** The whole connection; a Keystone credential's secret may be left out to keep the stored one. */
+  connection?: unknown;
+}
+
+/**
+ * The connection's problems as "connection.credential.secret: required": zod's messages, which
+ * never quote the rejected value (a secret sent in the wrong place stays out of the answer).
+ */
+function parseConnection(input: unknown) {
+  const parsed = ZCloudKittyTargetInput.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((issue) => {
+    const where = ["connection", ...issue.path.map(String)].join(".");
+    return `${where}: ${issue.code === "invalid_type" && issue.input === undefined ? "required" : issue.message}`;
+  });
+  throw fail.badRequest(`Invalid target connection: ${issues.join("; ")}`);
+}
+
+type ParsedConnection = ReturnType<typeof parseConnection>;
+
+function split(connection: ParsedConnection): { stored: TargetConnection; secret: string | null } {
+  if (connection.kind === "noauth")
+    return { stored: { kind: "noauth", url: connection.url }, secret: null };
+  const credential = connection.credential;
+  return {
+    stored: {
+      kind: "keystone",
+      auth_url: connection.authUrl,
+      region: connection.region ?? null,
+      interface: connection.interface,
+      credential:
+        credential.kind === "application-credential"
+          ? { kind: "application-credential", id: credential.id }
+          : {
+              kind: "password",
+              username: credential.username,
+              user_domain_name: credential.userDomainName,
+              project_name: credential.projectName,
+              project_domain_name: credential.projectDomainName,
+            },
+    },
+    secret: credential.kind === "application-credential" ? credential.secret : credential.password,
+  };
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed) throw fail.badRequest("Invalid target: name: must not be empty");
+  if (trimmed.length > 255) throw fail.badRequest("Invalid target: name: at most 255 characters");
+  return trimmed;
+}
+
+const noSuchTarget = (id: string) => `No such target: ${id}`;
+const nameTaken = (name: string) => `A target named ${JSON.stringify(name)} already exists`;
+
+// ------------------------------------------------------------------------------------ CRUD
+
+export async function listTargets(prisma: PrismaClient): Promise<TTarget[]> {
+  const rows = await prisma.cloudKittyTarget.findMany({ orderBy: { name: "asc" } });
+  return rows.map(render);
+}
+
+export async function getTarget(prisma: PrismaClient, targetId: string): Promise<TTarget> {
+  return render(await findRow(prisma, targetId));
+}
+
+async function findRow(prisma: PrismaClient | Prisma.TransactionClient, targetId: string) {
+  const row = await prisma.cloudKittyTarget.findUnique({ where: { id: targetId } });
+  if (!row) throw fail.notFound(noSuchTarget(targetId));
+  return row;
+}
+
+export async function createTarget(
+  prisma: PrismaClient,
+  box: TargetSecretBox,
+  input: TargetCreate,
+  audit: AuditContext,
+): Promise<TTarget> {
+  const name = checkName(input.name);
+  const { stored, secret } = split(parseConnection(input.connection));
+  const id = randomUUID();
+  try {
+    return await prisma.$transaction(async (tx) => {
+      const target = render(
+        await tx.cloudKittyTarget.create({
+          data: {
+            id,
+            name,
+            mode: input.mode,
+            prune: input.prune ?? false,
+            kind: stored.kind,
+            connection: JSON.stringify(stored),
+            secret: secret === null ? null : box.seal(id, secret),
+          },
+        }),
+      );
+      await appendAuditEvent(
+        tx,
+        auditEvent(audit, {
+          operation: "create",
+          resourceType: "target",
+          resourceId: id,
+          before: null,
+          after: audited(target),
+        }),
+      );
+      return target;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw fail.conflict(nameTaken(name));
+    throw error;
+  }
+}
+
+export async function updateTarget(
+  prisma: PrismaClient,
+  box: TargetSecretBox,
+  targetId: string,
+  patch: TargetPatch,
+  audit: AuditContext,
+): Promise<TTarget> {
+  const name = patch.name === undefined ? undefined : checkName(patch.name);
+  try {
+    return await prisma.$transaction(async (tx) => {
+      const row = await findRow(tx, targetId);
+      const before = render(row);
+      const data: Prisma.CloudKittyTargetUpdateInput = { revision: { increment: 1 } };
+      if (name !== undefined) data.name = name;
+      if (patch.mode !== undefined) data.mode = patch.mode;
+      if (patch.prune !== undefined) data.prune = patch.prune;
+      if (patch.connection !== undefined) {
+        const { stored, secret } = split(
+          parseConnection(
+            withStoredSecret(patch.connection, before.connection, () =>
+              row.secret === null ? null : box.open(targetId, row.secret),
+            ),
+          ),
+        );
+        data.kind = stored.kind;
+        data.connection = JSON.stringify(stored);
+        data.secret = secret === null ? null : box.seal(targetId, secret);
+      }
+      const target = render(await tx.cloudKittyTarget.update({ where: { id: targetId }, data }));
+      await appendAuditEvent(
+        tx,
+        auditEvent(audit, {
+          operation: "update",
+          resourceType: "target",
+          resourceId: targetId,
+          before: audited(before),
+          after: audited(target),
+        }),
+      );
+      return target;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error) && name !== undefined) throw fail.conflict(nameTaken(name));
+    throw error;
+  }
+}
+
+/**
+ * A PATCH may leave a Keystone credential's secret out to keep the stored one, as long as the
+ * credential is of the same kind (a password does not become an application credential secret).
+ */
+function withStoredSecret(
+  input: unknown,
+  current: TargetConnection,
+  storedSecret: () => string | null,
+): unknown {
+  if (typeof input !== "object" || input === null) return input;
+  const connection = input as Record<string, unknown>;
+  const credential = connection.credential as Record<string, unknown> | undefined;
+  if (connection.kind !== "keystone" || typeof credential !== "object" || credential === null)
+    return input;
+  if (current.kind !== "keystone" || current.credential.kind !== credential.kind) return input;
+  const key = credential.kind === "password" ? "password" : "secret";
+  if (credential[key] !== undefined) return input;
+  const secret = storedSecret();
+  return secret === null ? input : { ...connection, credential: { ...credential, [key]: secret } };
+}
+
+export async function deleteTarget(
+  prisma: PrismaClient,
+  targetId: string,
+  audit: AuditContext,
+): Promise<void> {
+  await prisma.$transaction(async (tx) => {
+    const row = await findRow(tx, targetId);
+    await tx.cloudKittyTarget.delete({ where: { id: targetId } });
+    await appendAuditEvent(
+      tx,
+      auditEvent(audit, {
+        operation: "delete",
+        resourceType: "target",
+        resourceId: targetId,
+        before: audited(render(row)),
+        after: null,
+      }),
+    );
+  });
+}
+
+// ------------------------------------------------------------------------- talking to CloudKitty
+
+/** How long one request to CloudKitty or Keystone may take. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+function clientTarget(row: TargetRow, box: TargetSecretBox): CloudKittyTarget {
+  const stored = JSON.parse(row.connection) as TargetConnection;
+  let input: CloudKittyTargetInput;
+  if (stored.kind === "noauth") input = { kind: "noauth", url: stored.url };
+  else {
+    const secret = row.secret === null ? "" : box.open(row.id, row.secret);
+    input = {
+      kind: "keystone",
+      authUrl: stored.auth_url,
+      ...(stored.region === null ? {} : { region: stored.region }),
+      interface: stored.interface,
+      credential:
+        stored.credential.kind === "application-credential"
+          ? { kind: "application-credential", id: stored.credential.id, secret }
+          : {
+              kind: "password",
+              username: stored.credential.username,
+              password: secret,
+              userDomainName: stored.credential.user_domain_name,
+              projectName: stored.credential.project_name,
+              projectDomainName: stored.credential.project_domain_name,
+            },
+    };
+  }
+  return cloudKittyTarget(input);
+}
+
+export type TargetProbe = ProbeReport & { target_id: string; at: string };
+
+/** Reachability, authentication, API generation and module states; kept as the last probe. */
+export async function probeTarget(
+  prisma: PrismaClient,
+  box: TargetSecretBox,
+  targetId: string,
+): Promise<TargetProbe> {
+  const row = await findRow(prisma, targetId);
+  const client = new CloudKittyClient(clientTarget(row, box), { timeoutMs: REQUEST_TIMEOUT_MS });
+  const report = await client.probe();
+  const at = new Date();
+  // The target may have been deleted meanwhile: then there is nothing to keep the report on.
+  await prisma.cloudKittyTarget.updateMany({
+    where: { id: targetId },
+    data: { lastProbe: JSON.stringify(report), lastProbeAt: at },
+  });
+  return { target_id: targetId, ...report, at: at.toISOString() };
+}

@@ -1,0 +1,247 @@
+import { z } from "zod";
+import { ZPathId } from "@ratecard/validators";
+import {
+  createTarget,
+  deleteTarget,
+  getTarget,
+  listTargets,
+  loadTargetKey,
+  probeTarget,
+  TARGET_MODES,
+  TargetSecretBox,
+  updateTarget,
+} from "../domain/targets.js";
+import { publicProcedure, router } from "../trpc.js";
+import { created, deleted } from "./rest.js";
+import { auditOf } from "./revisions.js";
+
+// CloudKitty targets (issue 14): the deployments Ratecard imports from or applies to, on
+// Ratecard's own path, over REST and RPC. Policy: ratecard:manage_targets (admins) for all of it.
+
+const tags = ["ratecard: CloudKitty targets"];
+const TARGETS = "/v1/ratecard/targets";
+
+/** The key is read (or generated into the data directory) on first use, once per process. */
+let box: TargetSecretBox | undefined;
+const secrets = () => (box ??= new TargetSecretBox(loadTargetKey(process.env)));
+
+// Booleans go through a transform: trpc-to-openapi turns bare boolean leaves of an input into
+// coercions ("false" would become true).
+const ZFlag = z.boolean().transform((flag) => flag);
+const ZMode = z.enum(TARGET_MODES);
+
+// The connection is checked by the domain, whose messages never quote a rejected value: the REST
+// layer's validation faults quote them ("Value: '...'"), and a secret must not come back.
+const ZConnectionIn = z.unknown().meta({
+  description:
+    'Either `{"kind": "noauth", "url": "http://cloudkitty:8889"}` or `{"kind": "keystone", ' +
+    '"authUrl": "http://keystone:5000/v3", "region": "RegionOne", "interface": "public", ' +
+    '"credential": {"kind": "application-credential", "id": "...", "secret": "..."}}` ' +
+    '(or `"credential": {"kind": "password", "username", "password", "projectName", ' +
+    '"userDomainName", "projectDomainName"}`). The secret or password is write-only.',
+});
+
+const ZConnectionOut = z.union([
+  z.object({ kind: z.literal("noauth"), url: z.string() }),
+  z.object({
+    kind: z.literal("keystone"),
+    auth_url: z.string(),
+    region: z.string().nullable(),
+    interface: z.enum(["public", "internal", "admin"]),
+    credential: z.union([
+      z.object({ kind: z.literal("application-credential"), id: z.string() }),
+      z.object({
+        kind: z.literal("password"),
+        username: z.string(),
+        user_domain_name: z.string(),
+        project_name: z.string(),
+        project_domain_name: z.string(),
+      }),
+    ]),
+  }),
+]);
+
+const ZModuleOut = z.object({
+  module_id: z.string(),
+  description: z.string().nullable(),
+  enabled: z.boolean(),
+  hot_config: z.boolean(),
+  priority: z.number(),
+});
+
+const ZProbeOut = z.object({
+  reachable: z.boolean(),
+  auth: z.enum(["noauth", "ok", "refused", "unknown"]),
+  endpoint: z.string().optional(),
+  generation: z.enum(["pre-23", "23+", "unknown"]),
+  generationEvidence: z.string().optional(),
+  modules: z.array(ZModuleOut).optional(),
+  problem: z.string().optional(),
+  requestIds: z.array(z.string()),
+  at: z.string(),
+});
+
+const ZCounts = z.object({
+  modules: z.number(),
+  groups: z.number(),
+  services: z.number(),
+  fields: z.number(),
+  mappings: z.number(),
+  thresholds: z.number(),
+  scripts: z.number(),
+});
+
+const ZTargetOut = z.object({
+  target_id: z.string(),
+  name: z.string(),
+  mode: ZMode,
+  prune: z.boolean(),
+  connection: ZConnectionOut,
+  has_secret: z.boolean(),
+  revision: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  last_probe: ZProbeOut.nullable(),
+  last_import: z
+    .object({
+      merge: z.boolean(),
+      revision: z.string(),
+      counts: ZCounts,
+      duplicates: z.number(),
+      skipped: z.number(),
+      conflicts: z.number(),
+      at: z.string(),
+    })
+    .nullable(),
+});
+
+/** JSON's null stands for absent in a probe report's optional members. */
+const withoutNulls = <T extends object>(report: T) =>
+  Object.fromEntries(Object.entries(report).filter(([, value]) => value !== undefined)) as T;
+
+const ZTargetId = z.strictObject({ target_id: ZPathId });
+
+export const targetsRouter = router({
+  list: publicProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: TARGETS,
+        tags,
+        summary: "List CloudKitty targets",
+        description: "Every target, without secrets. Policy: ratecard:manage_targets.",
+        protect: false,
+      },
+    })
+    .input(z.strictObject({}).optional())
+    .output(z.object({ targets: z.array(ZTargetOut) }))
+    .query(async ({ ctx }) => ({ targets: await listTargets(ctx.prisma) })),
+
+  get: publicProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${TARGETS}/{target_id}`,
+        tags,
+        summary: "Get a CloudKitty target",
+        protect: false,
+      },
+    })
+    .input(ZTargetId)
+    .output(ZTargetOut)
+    .query(({ ctx, input }) => getTarget(ctx.prisma, input.target_id)),
+
+  create: publicProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: TARGETS,
+        tags,
+        summary: "Register a CloudKitty target",
+        description:
+          "A CloudKitty deployment to import from (`import-source`, read only) or apply to " +
+          "(`managed`). `prune`: whether apply deletes rules that exist only in CloudKitty " +
+          "(default false). The credential's secret is stored encrypted and never returned. " +
+          "Policy: ratecard:manage_targets.",
+        protect: false,
+      },
+    })
+    .input(
+      z.strictObject({
+        name: z.string(),
+        mode: ZMode,
+        prune: ZFlag.optional(),
+        connection: ZConnectionIn,
+      }),
+    )
+    .output(ZTargetOut)
+    .mutation(async ({ ctx, input }) => {
+      const target = await createTarget(ctx.prisma, secrets(), input, auditOf(ctx));
+      return created(ctx, target, target.target_id);
+    }),
+
+  update: publicProcedure
+    .meta({
+      openapi: {
+        method: "PATCH",
+        path: `${TARGETS}/{target_id}`,
+        tags,
+        summary: "Change a CloudKitty target",
+        description:
+          "Changes the attributes given. `connection` replaces the whole connection; a Keystone " +
+          "credential of the same kind may leave its secret or password out to keep the stored one.",
+        protect: false,
+      },
+    })
+    .input(
+      z.strictObject({
+        target_id: ZPathId,
+        name: z.string().optional(),
+        mode: ZMode.optional(),
+        prune: ZFlag.optional(),
+        connection: ZConnectionIn.optional(),
+      }),
+    )
+    .output(ZTargetOut)
+    .mutation(({ ctx, input }) => {
+      const { target_id, ...patch } = input;
+      return updateTarget(ctx.prisma, secrets(), target_id, patch, auditOf(ctx));
+    }),
+
+  delete: publicProcedure
+    .meta({
+      openapi: {
+        method: "DELETE",
+        path: `${TARGETS}/{target_id}`,
+        tags,
+        summary: "Delete a CloudKitty target",
+        description: "Ratecard forgets the target; CloudKitty is not touched.",
+        protect: false,
+      },
+    })
+    .input(ZTargetId)
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await deleteTarget(ctx.prisma, input.target_id, auditOf(ctx));
+      deleted(ctx);
+    }),
+
+  probe: publicProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: `${TARGETS}/{target_id}/probe`,
+        tags,
+        summary: "Probe a CloudKitty target",
+        description:
+          "Reachability, authentication (Keystone token and catalog), CloudKitty's API " +
+          "generation (`pre-23` or `23+`) and its rating modules; kept as the target's last probe.",
+        protect: false,
+      },
+    })
+    .input(ZTargetId)
+    .output(ZProbeOut.extend({ target_id: z.string() }))
+    .mutation(async ({ ctx, input }) =>
+      withoutNulls(await probeTarget(ctx.prisma, secrets(), input.target_id)),
+    ),
+});
