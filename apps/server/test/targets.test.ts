@@ -15,6 +15,7 @@ import { startServer, type TestServer } from "./support/server.js";
 // directory and port of this file's own), seeded with the real `cloudkitty` CLI.
 
 const TARGETS = "/v1/ratecard/targets";
+const RULESET = "/v1/ratecard/ruleset";
 
 const run = promisify(execFile);
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -26,6 +27,16 @@ const CK_PORT = Number(process.env.CK_TARGETS_TEST_PORT ?? 8942);
 const CK_URL = `http://127.0.0.1:${CK_PORT}`;
 const ckEnv = { ...process.env, CK_DIR, CK_PORT: String(CK_PORT) };
 const script = (name: string) => path.join(referenceDir, name);
+
+/** The real CLI in noauth, `-f json` output parsed. */
+async function cli(...args: string[]): Promise<Record<string, string>> {
+  const { stdout } = await run(
+    "cloudkitty",
+    ["--os-auth-type", "cloudkitty-noauth", "--os-endpoint", CK_URL, ...args, "-f", "json"],
+    { timeout: 60_000 },
+  );
+  return (JSON.parse(stdout) as Record<string, string>[])[0]!;
+}
 
 const SECRET = "s3cr3t-application-credential-Zq9";
 const PASSWORD = "pa55word-of-the-rating-user-Xk2";
@@ -243,6 +254,88 @@ describe("CloudKitty targets", () => {
     );
     const after = await api.get(`${TARGETS}/${local.target_id}`);
     expect(after.body.last_probe).toMatchObject({ reachable: true, generation: "pre-23" });
+  });
+
+  it("imports a CLI-seeded CloudKitty with CloudKitty's ids, reporting the duplicate", async () => {
+    const compute = (await cli("hashmap", "service", "create", "compute"))["Service ID"]!;
+    const flavor = (await cli("hashmap", "field", "create", compute, "flavor"))["Field ID"]!;
+    const group = (await cli("hashmap", "group", "create", "instance_uptime"))["Group ID"]!;
+    const mapping = (...args: string[]) =>
+      cli("hashmap", "mapping", "create", ...args).then((row) => row["Mapping ID"]!);
+    const small = await mapping("--field-id", flavor, "--value", "m1.small", "-g", group, "0.5");
+    const tenant = await mapping(
+      "--field-id",
+      flavor,
+      "--value",
+      "m1.small",
+      "-p",
+      "tenant-a",
+      "2",
+    );
+    const rate = await mapping("--field-id", flavor, "--value", "m1.large", "-t", "rate", "3");
+    const dup = [
+      await mapping("--field-id", flavor, "--value", "m1.tiny", "1"),
+      await mapping("--field-id", flavor, "--value", "m1.tiny", "1"),
+    ];
+    const base = await mapping("-s", compute, "1.25");
+    const threshold = (await cli("hashmap", "threshold", "create", "-s", compute, "10", "0.5"))[
+      "Threshold ID"
+    ]!;
+    const pyscript = (await cli("pyscript", "create", "discount", "data = 1\n"))["Script ID"]!;
+
+    const local = (await api.get(TARGETS)).body.targets.find((t: any) => t.name === "local");
+    const imported = await api.post(`${TARGETS}/${local.target_id}/import`, {});
+    expect(imported.status, imported.text).toBe(200);
+    expect(imported.body.merge).toBe(false);
+    expect(imported.body.report.duplicates).toEqual([
+      expect.objectContaining({ kind: "mapping", parent: "compute/flavor", key: "m1.tiny" }),
+    ]);
+    const duplicate = imported.body.report.duplicates[0];
+    expect([duplicate.kept.id, duplicate.dropped[0].id].sort()).toEqual([...dup].sort());
+    expect(imported.body.report.counts).toMatchObject({
+      groups: 1,
+      services: 1,
+      fields: 1,
+      mappings: 5,
+      thresholds: 1,
+      scripts: 1,
+    });
+
+    const exported = await api.get(RULESET);
+    expect(exported.status).toBe(200);
+    const document = exported.body;
+    expect(document.groups).toEqual([{ id: group, name: "instance_uptime" }]);
+    expect(document.services.map((s: any) => s.id)).toEqual([compute]);
+    const service = document.services[0];
+    expect(service.mappings.map((m: any) => [m.id, m.cost])).toEqual([[base, "1.25"]]);
+    expect(service.thresholds.map((t: any) => [t.id, t.level])).toEqual([[threshold, "10"]]);
+    expect(service.fields.map((f: any) => f.id)).toEqual([flavor]);
+    expect(service.fields[0].mappings.map((m: any) => m.id).sort()).toEqual(
+      [small, tenant, rate, duplicate.kept.id].sort(),
+    );
+    expect(document.scripts.map((s: any) => [s.id, s.name])).toEqual([[pyscript, "discount"]]);
+    // Through CloudKitty's own REST paths too.
+    const byRest = await api.get(`/v1/rating/module_config/hashmap/mappings/${small}`);
+    expect(byRest.status).toBe(200);
+    expect(byRest.body).toMatchObject({ field_id: flavor, group_id: group, value: "m1.small" });
+
+    // The target's mode is kept, and the import recorded on it.
+    const after = await api.get(`${TARGETS}/${local.target_id}`);
+    expect(after.body).toMatchObject({
+      mode: "import-source",
+      last_import: { merge: false, duplicates: 1, counts: { mappings: 5 } },
+    });
+
+    // A second import into a Ratecard that has rules is refused unless merged ...
+    const again = await api.post(`${TARGETS}/${local.target_id}/import`, {});
+    expectFault(again, 409, /merge/);
+    // ... and a merge of the same rules adds nothing and changes nothing.
+    const merged = await api.post(`${TARGETS}/${local.target_id}/import`, { merge: true });
+    expect(merged.status, merged.text).toBe(200);
+    expect(merged.body.conflicts).toEqual([]);
+    expect(merged.body.revision).toBe(merged.body.planned_revision);
+    const unchanged = await api.get(RULESET);
+    expect(unchanged.body.services).toEqual(document.services);
   });
 
   it("keeps secrets out of the server's log", () => {

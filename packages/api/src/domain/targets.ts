@@ -1,9 +1,16 @@
 import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { ImportReport } from "@ratecard/bridge";
+import {
+  convertRuleSet,
+  isEmptyRuleSet,
+  mergeRuleSets,
+  type ImportReport,
+  type MergeConflict,
+} from "@ratecard/bridge";
 import {
   CloudKittyClient,
+  CloudKittyClientError,
   cloudKittyTarget,
   ZCloudKittyTargetInput,
   type CloudKittyTarget,
@@ -11,8 +18,11 @@ import {
   type ProbeReport,
 } from "@ratecard/cloudkitty";
 import { appendAuditEvent, isUniqueViolation, type Prisma, type PrismaClient } from "@ratecard/db";
+import type { PlanCounts } from "@ratecard/ruleset";
 import { auditEvent, type AuditContext } from "./audit.js";
 import { fail } from "./errors.js";
+import { currentRuleSet } from "./ruleset.js";
+import { applyRuleSetDocument } from "./ruleset-apply.js";
 
 // CloudKitty targets (issue 14): the CloudKitty deployments Ratecard imports from or applies to.
 // A target's secret (an application credential secret or a password) is write-only: encrypted at
@@ -449,4 +459,97 @@ export async function probeTarget(
     data: { lastProbe: JSON.stringify(report), lastProbeAt: at },
   });
   return { target_id: targetId, ...report, at: at.toISOString() };
+}
+
+export interface TargetImport {
+  target_id: string;
+  merge: boolean;
+  /** Ratecard's rule-set revision before and after. */
+  planned_revision: string;
+  revision: string;
+  /** The operations carried out in Ratecard. */
+  applied: PlanCounts;
+  report: ImportReport;
+  /** With `merge`: what Ratecard already had and kept. */
+  conflicts: MergeConflict[];
+  /** How many requests reading CloudKitty took, and how long reading and writing took. */
+  request_count: number;
+  read_ms: number;
+  write_ms: number;
+}
+
+/**
+ * Reads the target's whole rule set and stores it in Ratecard with CloudKitty's ids, in one
+ * transaction (the rule-set apply). Into an empty Ratecard unless `merge`: then what Ratecard
+ * lacks is added and what it has is kept, each difference reported as a conflict.
+ */
+export async function importTarget(
+  prisma: PrismaClient,
+  box: TargetSecretBox,
+  targetId: string,
+  options: { merge: boolean },
+  audit: AuditContext,
+): Promise<TargetImport> {
+  const row = await findRow(prisma, targetId);
+  const client = new CloudKittyClient(clientTarget(row, box), { timeoutMs: REQUEST_TIMEOUT_MS });
+  const readStart = performance.now();
+  let source;
+  try {
+    source = await client.readRuleSet();
+  } catch (error) {
+    if (error instanceof CloudKittyClientError) {
+      throw fail.conflict(`Reading target ${row.name} failed: ${error.message}`);
+    }
+    throw error;
+  }
+  const readMs = performance.now() - readStart;
+
+  const writeStart = performance.now();
+  const modules = await prisma.ratingModule.findMany({ select: { id: true } });
+  const { document, report } = convertRuleSet(source, { modules: modules.map((m) => m.id) });
+  const current = await currentRuleSet(prisma);
+  let desired = document;
+  let conflicts: MergeConflict[] = [];
+  if (options.merge) {
+    const merged = mergeRuleSets(current, document);
+    desired = merged.document;
+    conflicts = merged.conflicts;
+  } else if (!isEmptyRuleSet(current)) {
+    throw fail.conflict(
+      "Ratecard already has rules: import into an empty Ratecard, or ask to merge " +
+        "(merge adds what is missing and reports conflicts without changing existing rules)",
+    );
+  }
+  // The revision read with the rules: the apply refuses (409) if anything changed since.
+  const applied = await applyRuleSetDocument(
+    prisma,
+    { ...desired, revision: current.revision },
+    audit,
+  );
+  const writeMs = performance.now() - writeStart;
+
+  const summary: ImportSummary = {
+    merge: options.merge,
+    revision: applied.revision,
+    counts: report.counts,
+    duplicates: report.duplicates.length,
+    skipped: report.skipped.length,
+    conflicts: conflicts.length,
+  };
+  await prisma.cloudKittyTarget.updateMany({
+    where: { id: targetId },
+    data: { lastImport: JSON.stringify(summary), lastImportAt: new Date() },
+  });
+  return {
+    target_id: targetId,
+    merge: options.merge,
+    planned_revision: applied.planned_revision,
+    revision: applied.revision,
+    applied: applied.counts,
+    report,
+    conflicts,
+    request_count: source.requestCount,
+    read_ms: Math.round(readMs),
+    write_ms: Math.round(writeMs),
+  };
 }

@@ -4,6 +4,7 @@ import {
   createTarget,
   deleteTarget,
   getTarget,
+  importTarget,
   listTargets,
   loadTargetKey,
   probeTarget,
@@ -113,6 +114,50 @@ const ZTargetOut = z.object({
       at: z.string(),
     })
     .nullable(),
+});
+
+const ZBriefRule = z.object({ id: z.string(), cost: z.string(), type: z.string() });
+const ZImportOut = z.object({
+  target_id: z.string(),
+  merge: z.boolean(),
+  planned_revision: z.string(),
+  revision: z.string(),
+  applied: z.record(z.string(), z.unknown()),
+  report: z.object({
+    counts: ZCounts,
+    duplicates: z.array(
+      z.object({
+        kind: z.enum(["mapping", "threshold"]),
+        parent: z.string(),
+        key: z.string().nullable(),
+        tenant_id: z.string().nullable(),
+        group_id: z.string().nullable(),
+        kept: ZBriefRule,
+        dropped: z.array(ZBriefRule),
+        costsDiffer: z.boolean(),
+      }),
+    ),
+    skipped: z.array(
+      z.object({ kind: z.string(), id: z.string(), where: z.string(), reason: z.string() }),
+    ),
+    doubles: z.array(
+      z.object({
+        kind: z.string(),
+        id: z.string(),
+        where: z.string(),
+        attribute: z.string(),
+        imported: z.string(),
+        likely: z.string(),
+      }),
+    ),
+    notes: z.array(z.string()),
+  }),
+  conflicts: z.array(
+    z.object({ kind: z.string(), id: z.string(), where: z.string(), reason: z.string() }),
+  ),
+  request_count: z.number(),
+  read_ms: z.number(),
+  write_ms: z.number(),
 });
 
 /** JSON's null stands for absent in a probe report's optional members. */
@@ -244,4 +289,33 @@ export const targetsRouter = router({
     .mutation(async ({ ctx, input }) =>
       withoutNulls(await probeTarget(ctx.prisma, secrets(), input.target_id)),
     ),
+
+  import: publicProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: `${TARGETS}/{target_id}/import`,
+        tags,
+        summary: "Import a CloudKitty target's rules",
+        description:
+          "Reads the target's whole rule set and stores it in Ratecard with CloudKitty's ids, in " +
+          "one transaction. Into an empty Ratecard (409 otherwise) unless `merge` is true: then " +
+          "what Ratecard lacks is added and what differs is reported as a conflict, Ratecard's " +
+          "rules unchanged. The report lists what Ratecard cannot hold as CloudKitty does " +
+          "(duplicate rules, with both ids, and the one imported).",
+        protect: false,
+      },
+    })
+    .input(z.strictObject({ target_id: ZPathId, merge: ZFlag.optional() }))
+    .output(ZImportOut)
+    .mutation(async ({ ctx, input }) => {
+      const result = await importTarget(
+        ctx.prisma,
+        secrets(),
+        input.target_id,
+        { merge: input.merge ?? false },
+        auditOf(ctx),
+      );
+      return result as unknown as z.infer<typeof ZImportOut>;
+    }),
 });
