@@ -184,10 +184,19 @@ describe("cloudkitty through Keystone as rating-admin (admin on project admin)",
       updatedThreshold,
     ]);
 
+    // Rules are soft-deleted (docs/lifecycle.md): still shown, marked deleted by the Keystone
+    // user (not `noauth`), and listed no more.
     await admin.quiet("hashmap", "mapping", "delete", mappingId);
-    await absent(`${HASHMAP}/mappings/${mappingId}`);
+    const deletedMapping = await held(`${HASHMAP}/mappings/${mappingId}`);
+    expect(deletedMapping.deleted).toEqual(expect.any(String));
+    expect(deletedMapping.deleted_by).toBe(deletedMapping.created_by);
+    expect(deletedMapping.deleted_by).not.toBe("noauth");
     await admin.quiet("hashmap", "threshold", "delete", thresholdId);
-    await absent(`${HASHMAP}/thresholds/${thresholdId}`);
+    expect((await held(`${HASHMAP}/thresholds/${thresholdId}`)).deleted).toEqual(
+      expect.any(String),
+    );
+    expect(await admin.rows("hashmap", "group", "mappings", "get", groupId)).toEqual([]);
+    expect(await admin.rows("hashmap", "group", "thresholds", "get", groupId)).toEqual([]);
     await admin.quiet("hashmap", "group", "delete", groupId);
     await absent(`${HASHMAP}/groups/${groupId}`);
     await admin.quiet("hashmap", "service", "delete", serviceId);
