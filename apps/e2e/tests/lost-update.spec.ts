@@ -151,7 +151,8 @@ test("a delete from a stale list meets the conflict dialog: Reload, then Delete 
   await expect(conflict).toBeVisible();
   await conflict.getByRole("button", { name: "Delete anyway" }).click();
   await expectToast(page, "Mapping deleted");
-  expect(await rest.status(request, url)).toBe(404);
+  // A soft delete (docs/lifecycle.md): still readable by id, marked deleted.
+  expect((await rest.get<{ deleted: string | null }>(request, url)).deleted).not.toBeNull();
 });
 
 test("a script saved over a change made meanwhile: the dialog compares name and source, Reapply saves the operator's", async ({

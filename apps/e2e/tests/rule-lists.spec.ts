@@ -110,7 +110,7 @@ test("a field with 2,000 mappings: first rows, search, sort, and an edit in plac
   await expect(savedRow.getByRole("link", { name: /^Edit / })).toBeFocused();
   expect(
     await rest.get(request, `/v1/rating/module_config/hashmap/mappings/${mapping.mapping_id}`),
-  ).toEqual({ ...mapping, cost: "123.5000000000000000000000000000" });
+  ).toEqual({ ...mapping, cost: "123.5000000000000000000000000000", updated_by: "noauth" });
 
   // One Back leaves the field page for the service page it was opened from.
   await page.goBack();
