@@ -63,8 +63,11 @@ const CHUNK = 500;
  */
 const AUDIT_ORDER_LOCK = 7261630742;
 
-/** A name no document can hold (a control character and the object's own id): free and unique. */
-const parked = (id: string) => `\u0000ratecard-apply ${id}`;
+/**
+ * A value no document is expected to hold (a control character, then the object's own id): free and
+ * unique. Not NUL, which PostgreSQL refuses in text.
+ */
+const parked = (id: string) => `\u001fratecard-apply ${id}`;
 
 const REVISION_REQUIRED =
   "Invalid rule set document (1 error): revision: required to apply: the revision the document " +
