@@ -185,6 +185,7 @@ test("edit a mapping", async ({ page, request }) => {
     type: "rate",
     cost: "0.0000000000000000000000000123",
     tenant_id: "acme-project",
+    updated_by: "noauth",
   });
 });
 
