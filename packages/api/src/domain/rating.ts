@@ -333,14 +333,17 @@ export class RuleSetCache {
         eventId: null,
       };
     }
+    // The last event at or before the moment, found through the index on `at` (a max over every
+    // earlier event would read them all): events are appended in time order.
     const [upTo, first] = await Promise.all([
-      prisma.auditEvent.aggregate({
-        _max: { seq: true },
+      prisma.auditEvent.findFirst({
         where: { at: { lte: new Date(moment) } },
+        orderBy: [{ at: "desc" }, { seq: "desc" }],
+        select: { seq: true },
       }),
       prisma.auditEvent.findFirst({ orderBy: { seq: "asc" }, select: { at: true } }),
     ]);
-    const seq = upTo._max.seq;
+    const seq = upTo?.seq ?? null;
     if (seq === null || first === null) {
       throw fail.badRequest(
         first === null
