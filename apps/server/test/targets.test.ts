@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rpc, sessionHeaders, signIn } from "./support/auth.js";
 import { createClient, type ApiResponse, type Client } from "./support/client.js";
+import { queryDatabase } from "./support/database.js";
 import { expectFault, UNKNOWN_ID } from "./support/hashmap.js";
 import { startServer, type TestServer } from "./support/server.js";
 
@@ -169,6 +170,16 @@ describe("CloudKitty targets", () => {
     expect(probe.status, probe.text).toBe(200);
     expectNoSecret(probe);
     expect(probe.body).toMatchObject({ reachable: false, generation: "unknown" });
+
+    // At rest: ciphertext only.
+    const stored = queryDatabase(
+      server.databasePath,
+      `SELECT secret FROM cloudkitty_targets WHERE id = '${appCred.body.target_id}'`,
+    );
+    expect(stored).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+    const everything = queryDatabase(server.databasePath, "SELECT * FROM cloudkitty_targets");
+    expect(everything).not.toContain(SECRET);
+    expect(everything).not.toContain(PASSWORD);
 
     // The audit trail records targets without their secrets.
     const audit = await api.get("/v1/ratecard/audit", { query: { resource_type: "target" } });
