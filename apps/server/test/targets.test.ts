@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -50,6 +51,7 @@ function expectNoSecret(answer: ApiResponse) {
 }
 
 describe("CloudKitty targets", () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-targets-"));
   let server: TestServer;
   let api: Client;
 
@@ -57,7 +59,8 @@ describe("CloudKitty targets", () => {
     // The first start installs Debian's CloudKitty packages: minutes.
     await run(script("start.sh"), [], { env: ckEnv, timeout: 15 * 60_000 });
     await run(script("reset.sh"), [], { env: ckEnv, timeout: 60_000 });
-    server = await startServer();
+    // Its own data directory, where the target key is generated (on PostgreSQL too).
+    server = await startServer({ env: { DATA_DIR: dataDir } });
     api = createClient(server.baseUrl);
   }, 16 * 60_000);
   afterAll(async () => {
@@ -357,10 +360,8 @@ describe("CloudKitty targets", () => {
   });
 
   it("generated the target key once into the data directory, mode 0600", () => {
-    const file = path.join(path.dirname(server.databasePath), "target-secret-key");
-    if (!fs.existsSync(path.dirname(server.databasePath))) return; // PostgreSQL run
-    const stat = fs.statSync(file);
-    expect(stat.mode & 0o777).toBe(0o600);
+    const file = path.join(dataDir, "target-secret-key");
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(Buffer.from(fs.readFileSync(file, "utf8").trim(), "base64")).toHaveLength(32);
   });
 });
@@ -371,7 +372,11 @@ describe("CloudKitty targets: policy", () => {
 
   beforeAll(async () => {
     server = await startServer({
-      env: { AUTH_STRATEGY: "local", RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
+      env: {
+        AUTH_STRATEGY: "local",
+        RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-targets-")),
+      },
     });
   });
   afterAll(async () => {
