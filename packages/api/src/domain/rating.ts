@@ -263,6 +263,8 @@ export interface RuleSetAtMoment {
  */
 export class RuleSetCache {
   #current: Promise<TimedRuleSet> | undefined;
+  /** The last rule set loaded, once loaded (for clockEpoch, which cannot wait). */
+  #loaded: TimedRuleSet | undefined;
   #version: number | undefined;
   #loads = 0;
   #loadSeconds = 0;
@@ -301,11 +303,25 @@ export class RuleSetCache {
     if (!this.#current) {
       const loading = this.#timed(loadRuleSet(prisma), performance.now());
       this.#current = loading;
-      loading.catch(() => {
-        if (this.#current === loading) this.#current = undefined;
-      });
+      loading.then(
+        (loaded) => {
+          if (this.#current === loading) this.#loaded = loaded;
+        },
+        () => {
+          if (this.#current === loading) this.#current = undefined;
+        },
+      );
     }
     return this.#current;
+  }
+
+  /**
+   * Which stretch between two lifecycle boundaries now is in, for the last rule set loaded: it
+   * moves when a rule starts, ends or is deleted, with no write. A cache of answers computed from
+   * today's rules (the read snapshot) must add it to the data version it keys answers by.
+   */
+  clockEpoch(): number {
+    return this.#loaded ? intervalOf(this.#loaded.boundaries, this.now()).index : 0;
   }
 
   /**
