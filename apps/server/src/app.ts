@@ -20,6 +20,7 @@ import { createAccessLog, REQUEST_ID_HEADER, requestIdOf } from "./access-log.js
 import { createReadinessCheck } from "./operations/health.js";
 import { createServerMetrics } from "./operations/prometheus.js";
 import { createRouteLabels } from "./operations/route-labels.js";
+import { targetSecretsOf } from "./target-key.js";
 import type { Config } from "./config.js";
 import { createAuthEdge } from "./edge/auth-edge.js";
 import { createForwarded } from "./edge/forwarded.js";
@@ -84,6 +85,7 @@ export function createApp({
     loginAttemptsPerMinute: config.loginAttemptsPerMinute,
   });
   const ruleSets = new RuleSetCache(database.dataVersion);
+  const targetSecrets = targetSecretsOf(config.targetSecretKey, config.dataDir);
   const snapshot = createReadSnapshot({
     version: database.dataVersion,
     maxBytes: config.snapshotMaxBytes,
@@ -97,6 +99,7 @@ export function createApp({
       actor: edge.actorOf(req),
       requestId: requestIdOf(req) ?? null,
       ruleUpdateMode: config.ruleUpdateMode,
+      targetSecrets,
       ...(req.url?.startsWith("/trpc/")
         ? { access: edge.rpcAccess(req), canManageAccounts: edge.mayManageAccounts(req) }
         : { access: allowAll }),

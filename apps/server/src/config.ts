@@ -17,6 +17,13 @@ export interface Config {
   bodyLimitBytes: number;
   /** How long in-flight requests may take to finish after SIGTERM. */
   shutdownTimeoutMs: number;
+  /**
+   * Where Ratecard keeps its own files (the first admin's one-time password, the generated key of
+   * target secrets): DATA_DIR, or the SQLite file's directory, or ./data.
+   */
+  dataDir: string;
+  /** RATECARD_SECRET_KEY: the key of CloudKitty targets' secrets; else one is kept in dataDir. */
+  targetSecretKey: Buffer | undefined;
   /** How long an idle keep-alive connection stays open: longer than any proxy's idle timeout. */
   keepAliveTimeoutMs: number;
   /** The built admin console, served at `/` when present. */
@@ -144,6 +151,25 @@ function readKeystone(env: NodeJS.ProcessEnv): KeystoneConfig {
   };
 }
 
+function dataDirOf(env: NodeJS.ProcessEnv, databaseUrl: string): string {
+  return path.resolve(
+    env.DATA_DIR ||
+      (databaseUrl.startsWith("file:") ? path.dirname(databaseUrl.slice("file:".length)) : "data"),
+  );
+}
+
+function secretKey(env: NodeJS.ProcessEnv): Buffer | undefined {
+  const configured = env.RATECARD_SECRET_KEY?.trim();
+  if (!configured) return undefined;
+  const key = Buffer.from(configured, "base64");
+  // Buffer.from ignores what is not base64: a key that does not round-trip was mistyped.
+  if (key.length !== 32 || key.toString("base64") !== configured)
+    throw new ConfigError(
+      "RATECARD_SECRET_KEY must be 32 bytes in base64 (make one with: openssl rand -base64 32)",
+    );
+  return key;
+}
+
 function readAuth(env: NodeJS.ProcessEnv, host: string, databaseUrl: string): AuthConfig {
   const strategy = env.AUTH_STRATEGY;
   switch (strategy) {
@@ -153,12 +179,7 @@ function readAuth(env: NodeJS.ProcessEnv, host: string, databaseUrl: string): Au
       return {
         strategy,
         adminPassword: env.RATECARD_ADMIN_PASSWORD || undefined,
-        dataDir: path.resolve(
-          env.DATA_DIR ||
-            (databaseUrl.startsWith("file:")
-              ? path.dirname(databaseUrl.slice("file:".length))
-              : "data"),
-        ),
+        dataDir: dataDirOf(env, databaseUrl),
         sessionTtlMs: integer(env, "SESSION_TTL_SECONDS", 12 * 3600, 1, 30 * 86_400) * 1000,
       };
     case "noauth":
@@ -200,6 +221,8 @@ export function readConfig(env: NodeJS.ProcessEnv, appRoot: string): Config {
     // for idleness gets a reset; Node's 5 s made that a regular occurrence for any client pausing
     // a few seconds. 65 s outlasts the usual proxy idle timeouts (HAProxy's sample here: 60 s), so
     // it is the proxy that closes first, which it can do safely.
+    dataDir: dataDirOf(env, databaseUrl),
+    targetSecretKey: secretKey(env),
     keepAliveTimeoutMs: integer(env, "KEEP_ALIVE_TIMEOUT_SECONDS", 65, 1, 3_600) * 1000,
     consoleDir: env.CONSOLE_DIR || path.resolve(appRoot, "../web/dist"),
     auth: readAuth(env, host, databaseUrl),

@@ -11,4 +11,5 @@ export {
   type RestOutcome,
 } from "./trpc.js";
 export { RuleSetCache } from "./domain/rating.js";
+export { TargetSecretBox } from "./domain/targets.js";
 export { countRatingObjects } from "./domain/console.js";

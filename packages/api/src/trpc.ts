@@ -12,6 +12,7 @@ import type { MetricsConfig } from "./domain/info.js";
 import { DomainError, type DomainErrorKind } from "./domain/errors.js";
 import { RuleSetCache } from "./domain/rating.js";
 import type { RuleUpdateMode } from "./domain/lifecycle.js";
+import type { TargetSecretBox } from "./domain/targets.js";
 
 /**
  * How the REST layer should answer, set by procedures that differ from "200 with the output".
@@ -72,6 +73,8 @@ export interface Context {
   requestId: string | null;
   /** RULE_UPDATE_MODE: whether a rule in force may be edited (`in-place`) or only ended (`strict`). */
   ruleUpdateMode: RuleUpdateMode;
+  /** Seals and opens CloudKitty targets' secrets with the server's key, read on first use. */
+  targetSecrets: () => TargetSecretBox;
   rest: RestOutcome;
 }
 
@@ -85,6 +88,7 @@ export function createContextInner(opts: {
   canManageAccounts?: boolean;
   requestId?: string | null;
   ruleUpdateMode?: RuleUpdateMode;
+  targetSecrets?: () => TargetSecretBox;
 }): Context {
   return {
     prisma: opts.prisma,
@@ -95,6 +99,12 @@ export function createContextInner(opts: {
     metrics: opts.metrics ?? null,
     requestId: opts.requestId ?? null,
     ruleUpdateMode: opts.ruleUpdateMode ?? "in-place",
+    targetSecrets:
+      opts.targetSecrets ??
+      (() => {
+        // A context built without HTTP and without a key: a caller's mistake, not a client's.
+        throw new Error("createContextInner was given no targetSecrets");
+      }),
     rest: {},
   };
 }

@@ -1,10 +1,7 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadTargetKey, TargetSecretBox } from "../src/domain/targets.js";
+import { TargetSecretBox } from "../src/domain/targets.js";
 
-// The target key and the AES-256-GCM box that keeps CloudKitty targets' secrets at rest.
+// The AES-256-GCM box that keeps CloudKitty targets' secrets at rest.
 
 const A = "11111111-1111-4111-8111-111111111111";
 const B = "22222222-2222-4222-8222-222222222222";
@@ -33,26 +30,5 @@ describe("TargetSecretBox", () => {
       /cannot be decrypted/,
     );
     expect(() => box.open(A, "garbage")).toThrow(/unreadable/);
-  });
-});
-
-describe("loadTargetKey", () => {
-  it("takes RATECARD_SECRET_KEY (32 bytes in base64) and refuses another length", () => {
-    const key = Buffer.alloc(32, 3);
-    expect(loadTargetKey({ RATECARD_SECRET_KEY: key.toString("base64") })).toEqual(key);
-    expect(() =>
-      loadTargetKey({ RATECARD_SECRET_KEY: Buffer.alloc(16).toString("base64") }),
-    ).toThrow(/32 bytes/);
-  });
-
-  it("generates a key once into the data directory (mode 0600) and reads it back after", () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-key-"));
-    const first = loadTargetKey({ DATA_DIR: dir });
-    expect(first).toHaveLength(32);
-    const file = path.join(dir, "target-secret-key");
-    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    expect(loadTargetKey({ DATA_DIR: dir })).toEqual(first);
-    // Without DATA_DIR: the SQLite file's directory.
-    expect(loadTargetKey({ DATABASE_URL: `file:${dir}/ratecard.db` })).toEqual(first);
   });
 });

@@ -1,6 +1,4 @@
 import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import {
   convertRuleSet,
   isEmptyRuleSet,
@@ -34,50 +32,8 @@ export type TargetMode = (typeof TARGET_MODES)[number];
 
 // ------------------------------------------------------------------------------------- the key
 
-/** The file the generated key is kept in, beside the local accounts' one-time password file. */
-export const TARGET_KEY_FILE = "target-secret-key";
-
-/**
- * The 32-byte key that encrypts target secrets: `RATECARD_SECRET_KEY` (base64), or else a key
- * generated once into the data directory (`DATA_DIR`, or the SQLite file's directory, or
- * ./data: as the local accounts find theirs), mode 0600, never overwritten. Several instances on
- * PostgreSQL must share one key: set RATECARD_SECRET_KEY there.
- */
-export function loadTargetKey(env: NodeJS.ProcessEnv): Buffer {
-  const configured = env.RATECARD_SECRET_KEY?.trim();
-  if (configured) {
-    const key = Buffer.from(configured, "base64");
-    if (key.length !== 32) {
-      throw new Error("RATECARD_SECRET_KEY must be 32 bytes in base64 (openssl rand -base64 32)");
-    }
-    return key;
-  }
-  const databaseUrl = env.DATABASE_URL || "file:./data/ratecard.db";
-  const dataDir = path.resolve(
-    env.DATA_DIR ||
-      (databaseUrl.startsWith("file:") ? path.dirname(databaseUrl.slice("file:".length)) : "data"),
-  );
-  const file = path.join(dataDir, TARGET_KEY_FILE);
-  try {
-    return readKeyFile(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
-  fs.mkdirSync(dataDir, { recursive: true });
-  try {
-    // "wx": another instance that wrote it first wins, and both then read the same key.
-    fs.writeFileSync(file, `${randomBytes(32).toString("base64")}\n`, { mode: 0o600, flag: "wx" });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-  }
-  return readKeyFile(file);
-}
-
-function readKeyFile(file: string): Buffer {
-  const key = Buffer.from(fs.readFileSync(file, "utf8").trim(), "base64");
-  if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key`);
-  return key;
-}
+// The key itself is configuration: the server reads RATECARD_SECRET_KEY or its data directory's
+// key file at start (apps/server/src/target-key.ts) and hands a box to each request's context.
 
 /** Encrypts and decrypts target secrets with one key; the target's id is the associated data. */
 export class TargetSecretBox {

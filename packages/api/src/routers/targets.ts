@@ -6,10 +6,8 @@ import {
   getTarget,
   importTarget,
   listTargets,
-  loadTargetKey,
   probeTarget,
   TARGET_MODES,
-  TargetSecretBox,
   updateTarget,
 } from "../domain/targets.js";
 import { publicProcedure, router } from "../trpc.js";
@@ -21,10 +19,6 @@ import { auditOf } from "./revisions.js";
 
 const tags = ["ratecard: CloudKitty targets"];
 const TARGETS = "/v1/ratecard/targets";
-
-/** The key is read (or generated into the data directory) on first use, once per process. */
-let box: TargetSecretBox | undefined;
-const secrets = () => (box ??= new TargetSecretBox(loadTargetKey(process.env)));
 
 // Booleans go through a transform: trpc-to-openapi turns bare boolean leaves of an input into
 // coercions ("false" would become true).
@@ -221,7 +215,7 @@ export const targetsRouter = router({
     )
     .output(ZTargetOut)
     .mutation(async ({ ctx, input }) => {
-      const target = await createTarget(ctx.prisma, secrets(), input, auditOf(ctx));
+      const target = await createTarget(ctx.prisma, ctx.targetSecrets(), input, auditOf(ctx));
       return created(ctx, target, target.target_id);
     }),
 
@@ -250,7 +244,7 @@ export const targetsRouter = router({
     .output(ZTargetOut)
     .mutation(({ ctx, input }) => {
       const { target_id, ...patch } = input;
-      return updateTarget(ctx.prisma, secrets(), target_id, patch, auditOf(ctx));
+      return updateTarget(ctx.prisma, ctx.targetSecrets(), target_id, patch, auditOf(ctx));
     }),
 
   delete: publicProcedure
@@ -287,7 +281,7 @@ export const targetsRouter = router({
     .input(ZTargetId)
     .output(ZProbeOut.extend({ target_id: z.string() }))
     .mutation(async ({ ctx, input }) =>
-      withoutNulls(await probeTarget(ctx.prisma, secrets(), input.target_id)),
+      withoutNulls(await probeTarget(ctx.prisma, ctx.targetSecrets(), input.target_id)),
     ),
 
   import: publicProcedure
@@ -311,7 +305,7 @@ export const targetsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const result = await importTarget(
         ctx.prisma,
-        secrets(),
+        ctx.targetSecrets(),
         input.target_id,
         { merge: input.merge ?? false },
         auditOf(ctx),
