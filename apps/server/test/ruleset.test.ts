@@ -183,6 +183,22 @@ describe("export and plan (noauth)", () => {
     expect(await api.delete(`${HASHMAP}/groups/${group.group_id}`)).toMatchObject({ status: 204 });
   });
 
+  it("keeps its revision through changes outside the rule set (a CloudKitty target registered)", async () => {
+    const before = await api.get(RULESET);
+    const target = await api.post("/v1/ratecard/targets", {
+      name: `outside-${Date.now()}`,
+      mode: "import-source",
+      connection: { kind: "noauth", url: "http://127.0.0.1:9/" },
+    });
+    expect(target.status, target.text).toBe(201);
+    const after = await api.get(RULESET, {
+      headers: { "If-None-Match": before.headers.get("etag")! },
+    });
+    // The change is in the audit trail, but a plan made before it still applies.
+    expect(after.status).toBe(304);
+    expect((await api.get(RULESET)).body.revision).toBe(before.body.revision);
+  });
+
   it("plans nothing for the exported document", async () => {
     const exported = await api.get(RULESET);
     const plan = await api.post(PLAN, exported.body);

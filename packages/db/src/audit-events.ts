@@ -34,10 +34,19 @@ export async function appendAuditEvent(
   tx: Prisma.TransactionClient | PrismaClient,
   event: NewAuditEvent,
 ): Promise<void> {
+  await holdAuditOrder(tx);
+  await tx.auditEvent.create({ data: event });
+}
+
+/**
+ * Takes the lock that orders audit events (above) until `tx` commits. A transaction that reads
+ * the newest event and must know that no other change commits before it does (a rule-set apply
+ * checking its planned revision) takes it first. A no-op on SQLite, whose writers are serial.
+ */
+export async function holdAuditOrder(tx: Prisma.TransactionClient | PrismaClient): Promise<void> {
   if (clientProvider(tx) === "postgresql") {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${AUDIT_ORDER_LOCK}::bigint)`;
   }
-  await tx.auditEvent.create({ data: event });
 }
 
 export const INSERT_AUDIT_EVENT = `INSERT INTO "audit_events"

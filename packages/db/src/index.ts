@@ -16,7 +16,7 @@ export {
   isTransactionConflict,
   isUniqueViolation,
 } from "./errors.js";
-export { appendAuditEvent, type NewAuditEvent } from "./audit-events.js";
+export { appendAuditEvent, holdAuditOrder, type NewAuditEvent } from "./audit-events.js";
 export {
   type AuditEventOf,
   insertMapping,

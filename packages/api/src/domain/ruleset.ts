@@ -11,6 +11,7 @@ import {
   type RuleSetPlan,
 } from "@ratecard/ruleset";
 import { fail } from "./errors.js";
+import type { AuditResourceType } from "./audit.js";
 
 // The whole rule set as one reviewable document (issue 14): export and plan. The document's
 // format, canonical text and plans are @ratecard/ruleset's; this module decides what the revision
@@ -24,11 +25,31 @@ function isPostgres(prisma: PrismaClient): boolean {
 }
 
 /**
- * The rule set's revision: the newest audit event's number. Every change appends one in its own
- * transaction, so the number moves with every change and never comes back ("0": no change yet).
+ * The audit trail's resource types that the rule-set document holds. Other changes (accounts,
+ * tokens, warning acknowledgements, CloudKitty targets) are audited too but leave the rule set as
+ * it was: they must not move its revision, or a plan would be refused for a target's new name.
  */
-async function revisionOf(tx: Prisma.TransactionClient): Promise<string> {
-  const newest = await tx.auditEvent.findFirst({ orderBy: { seq: "desc" }, select: { seq: true } });
+const RULE_SET_RESOURCE_TYPES: AuditResourceType[] = [
+  "service",
+  "field",
+  "group",
+  "mapping",
+  "threshold",
+  "script",
+  "module",
+];
+
+/**
+ * The rule set's revision: the number of the newest audit event about the rule set. Every change
+ * appends one in its own transaction, so the number moves with every change of the rule set and
+ * never comes back ("0": no change yet).
+ */
+export async function ruleSetRevision(tx: Prisma.TransactionClient): Promise<string> {
+  const newest = await tx.auditEvent.findFirst({
+    where: { resourceType: { in: RULE_SET_RESOURCE_TYPES } },
+    orderBy: { seq: "desc" },
+    select: { seq: true },
+  });
   return String(newest?.seq ?? 0);
 }
 
@@ -64,7 +85,7 @@ function withoutDeletedRules(tx: Prisma.TransactionClient): Prisma.TransactionCl
  */
 export async function currentRuleSet(prisma: PrismaClient): Promise<RuleSetDocument> {
   return prisma.$transaction(
-    async (tx) => exportRuleSet(withoutDeletedRules(tx), { revision: await revisionOf(tx) }),
+    async (tx) => exportRuleSet(withoutDeletedRules(tx), { revision: await ruleSetRevision(tx) }),
     isPostgres(prisma) ? { isolationLevel: REPEATABLE_READ } : {},
   );
 }
