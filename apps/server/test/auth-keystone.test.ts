@@ -114,6 +114,7 @@ function expectedRules(method: string, template: string): string[] {
   if (template === "/v1/ratecard/audit") return ["ratecard:read_audit"];
   if (template === "/v1/ratecard/ruleset" || template === "/v1/ratecard/ruleset/plan")
     return ["ratecard:export_ruleset"];
+  if (template === "/v1/ratecard/ruleset/apply") return ["ratecard:apply_ruleset"];
   if (template === "/v1/ratecard/targets" || template.startsWith("/v1/ratecard/targets/"))
     return ["ratecard:manage_targets"];
   // rating:quote and info:* default to "" (any valid token).
@@ -129,6 +130,8 @@ const RULES_ONLY_ADMINS_PASS = new Set([
   "ratecard:read_audit",
   // CloudKitty targets hold credentials.
   "ratecard:manage_targets",
+  // Applying a rule set rewrites every rule.
+  "ratecard:apply_ruleset",
 ]);
 
 /** Rules that readers pass too (`role:reader or rule:rating:module_config`). */
