@@ -38,5 +38,6 @@ export default defineConfig({
       },
     },
   },
-  test: { include: ["src/**/*.test.ts"], environment: "node" },
+  // testTimeout: a hang guard, not a speed target (turbo runs packages side by side in CI).
+  test: { include: ["src/**/*.test.ts"], environment: "node", testTimeout: 60_000 },
 });
