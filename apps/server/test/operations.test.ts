@@ -152,4 +152,24 @@ describe("Prometheus metrics", () => {
     // Node's own process metrics come with them.
     expect(sample(after, "process_resident_memory_bytes")).toBeGreaterThan(0);
   });
+
+  it("counts a soft-deleted mapping out of the rating objects", async () => {
+    const service = await client.post(`${HASHMAP}/services`, { name: "softly" });
+    const mapping = await client.post(`${HASHMAP}/mappings`, {
+      service_id: service.body.service_id,
+      cost: "1",
+      type: "flat",
+    });
+    expect(mapping.status, mapping.text).toBe(201);
+    const counted = sample(await scrape(), 'ratecard_rating_objects{kind="mappings"}')!;
+    expect(counted).toBeGreaterThan(0);
+    expect((await client.delete(`${HASHMAP}/mappings/${mapping.body.mapping_id}`)).status).toBe(
+      204,
+    );
+    // Still in the table as history (GET shows it deleted), but no longer a rule.
+    expect(
+      (await client.get(`${HASHMAP}/mappings/${mapping.body.mapping_id}`)).body.deleted,
+    ).not.toBe(null);
+    expect(sample(await scrape(), 'ratecard_rating_objects{kind="mappings"}')).toBe(counted - 1);
+  });
 });

@@ -1,6 +1,7 @@
 import type { Prisma, PrismaClient } from "@ratecard/db";
 import type { TField } from "@ratecard/validators";
 import { fail } from "./errors.js";
+import { NOT_DELETED } from "./lifecycle.js";
 import { noSuchField, noSuchGroup, noSuchService } from "./messages.js";
 import { renderField } from "./render.js";
 
@@ -22,8 +23,8 @@ async function countRules(
   where: Prisma.MappingWhereInput & Prisma.ThresholdWhereInput,
 ): Promise<RuleCounts> {
   const [mappings, thresholds] = await Promise.all([
-    prisma.mapping.count({ where }),
-    prisma.threshold.count({ where }),
+    prisma.mapping.count({ where: { ...where, ...NOT_DELETED } }),
+    prisma.threshold.count({ where: { ...where, ...NOT_DELETED } }),
   ]);
   return { mappings, thresholds };
 }
@@ -72,9 +73,10 @@ export async function countRatingObjects(prisma: PrismaClient): Promise<Record<s
     prisma.service.count(),
     prisma.field.count(),
     prisma.group.count(),
-    prisma.mapping.count(),
-    prisma.threshold.count(),
-    prisma.script.count(),
+    // Soft-deleted rules are history (docs/lifecycle.md), not rules.
+    prisma.mapping.count({ where: NOT_DELETED }),
+    prisma.threshold.count({ where: NOT_DELETED }),
+    prisma.script.count({ where: NOT_DELETED }),
   ]);
   return { services, fields, groups, mappings, thresholds, scripts };
 }
