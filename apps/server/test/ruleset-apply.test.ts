@@ -416,6 +416,26 @@ describe("apply (noauth)", () => {
     expect(modules.body.priority).toBe(hashmap.priority);
   });
 
+  it("leaves soft-deleted rules out of the rule set, and refuses to create one again by its id (409)", async () => {
+    const before = await exported();
+    const field = (before.body as Doc).services.flatMap((s) => s.fields)[0]!;
+    const rule = field.mappings[0]!;
+    const deleted = await api.delete(`${HASHMAP}/mappings/${rule.id}`);
+    expect(deleted.status, deleted.text).toBe(204);
+    const after = await exported();
+    expect(after.text).not.toContain(rule.id);
+    // The old file still has it: its plan re-creates it, the apply refuses the id.
+    const plan = await api.post("/v1/ratecard/ruleset/plan", before.body);
+    expect(plan.body.operations.map((op: any) => [op.op, op.id])).toEqual([["create", rule.id]]);
+    expectFault(
+      await api.post(APPLY, { ...before.body, revision: after.body.revision }),
+      409,
+      `The document creates an object with the id of a deleted one (mapping ${rule.id}): ` +
+        "a deleted rule or script keeps its id; give the new one another id.",
+    );
+    expect((await exported()).text).toBe(after.text);
+  });
+
   it("reads a YAML body, and answers the same over RPC", async () => {
     const yaml = await (await fetch(new URL(`${RULESET}?format=yaml`, server.baseUrl))).text();
     const edited = yaml.replace(/cost: "[^"]+"/, 'cost: "0.123456"');

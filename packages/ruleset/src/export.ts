@@ -40,9 +40,16 @@ function reads(prisma: PrismaClient | Prisma.TransactionClient) {
     prisma.group.findMany({ select: { id: true, name: true } }),
     prisma.service.findMany({ select: { id: true, name: true } }),
     prisma.field.findMany({ select: { id: true, name: true, serviceId: true } }),
-    prisma.mapping.findMany({ select: { ...ruleColumns, value: true } }),
-    prisma.threshold.findMany({ select: { ...ruleColumns, level: true } }),
-    prisma.script.findMany({ select: { id: true, name: true, data: true } }),
+    // Soft-deleted rules and scripts (the lifecycle's DELETE) are not part of the rule set.
+    prisma.mapping.findMany({ where: { deleted: null }, select: { ...ruleColumns, value: true } }),
+    prisma.threshold.findMany({
+      where: { deleted: null },
+      select: { ...ruleColumns, level: true },
+    }),
+    prisma.script.findMany({
+      where: { deleted: null },
+      select: { id: true, name: true, data: true },
+    }),
   ] as const;
 }
 

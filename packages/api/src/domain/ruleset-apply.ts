@@ -1,5 +1,5 @@
 import {
-  clientProvider,
+  holdAuditOrder,
   type MappingRow,
   type NewAuditEvent,
   type Prisma,
@@ -9,6 +9,7 @@ import {
 import {
   exportRuleSet,
   formatIssue,
+  OBJECT_KINDS,
   planRuleSet,
   toStoredCost,
   toStoredLevel,
@@ -31,7 +32,7 @@ import {
   renderService,
   renderThreshold,
 } from "./render.js";
-import { readRuleSetDocument } from "./ruleset.js";
+import { readRuleSetDocument, ruleSetRevision } from "./ruleset.js";
 import { scriptChecksum } from "./scripts.js";
 
 // Applying a rule-set document (issue 14): the plan between Ratecard's rule set and the document,
@@ -57,13 +58,6 @@ const TRANSACTION_MAX_WAIT_MS = 30_000;
 const CHUNK = 500;
 
 /**
- * packages/db/src/audit-events.ts's AUDIT_ORDER_LOCK: every writer holds it from its audit event's
- * insert to its commit. Taken first here, it keeps every other change from committing while the
- * apply reads the revision and the rules, so that what it planned against is what it changes.
- */
-const AUDIT_ORDER_LOCK = 7261630742;
-
-/**
  * A value no document is expected to hold (a control character, then the object's own id): free and
  * unique. Not NUL, which PostgreSQL refuses in text.
  */
@@ -72,11 +66,6 @@ const parked = (id: string) => `\u001fratecard-apply ${id}`;
 const REVISION_REQUIRED =
   "Invalid rule set document (1 error): revision: required to apply: the revision the document " +
   'was planned against (the "revision" of its plan or of the export it was edited from)';
-
-async function revisionOf(tx: Prisma.TransactionClient): Promise<string> {
-  const newest = await tx.auditEvent.findFirst({ orderBy: { seq: "desc" }, select: { seq: true } });
-  return String(newest?.seq ?? 0);
-}
 
 function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   const out: T[][] = [];
@@ -118,6 +107,7 @@ function scriptIssues(
 
 async function lastChange(tx: Prisma.TransactionClient): Promise<string> {
   const last = await tx.auditEvent.findFirst({
+    where: { resourceType: { in: [...OBJECT_KINDS] } },
     orderBy: { seq: "desc" },
     select: { userName: true, at: true, operation: true, resourceType: true, resourceId: true },
   });
@@ -140,12 +130,13 @@ export async function applyRuleSetDocument(
 ): Promise<RuleSetApplyResult> {
   const desired = readRuleSetDocument(input);
   if (desired.revision === "") throw fail.badRequest(REVISION_REQUIRED);
-  const postgres = clientProvider(prisma) === "postgresql";
 
   return prisma.$transaction(
     async (tx) => {
-      if (postgres) await tx.$executeRaw`SELECT pg_advisory_xact_lock(${AUDIT_ORDER_LOCK}::bigint)`;
-      const revision = await revisionOf(tx);
+      // No other change commits from here to this one's commit (PostgreSQL; SQLite's writers are
+      // serial): the revision checked is the one the changes are made on.
+      await holdAuditOrder(tx);
+      const revision = await ruleSetRevision(tx);
       if (revision !== desired.revision) {
         throw fail.conflict(
           `The rule set changed since the document was planned: planned against revision ` +
@@ -157,14 +148,53 @@ export async function applyRuleSetDocument(
       const plan = planRuleSet(current, desired);
       const issues = [...plan.errors, ...scriptIssues(desired, plan.operations)];
       if (issues.length > 0) throw fail.badRequest(describeIssues(issues));
+      await refuseDeletedIds(tx, plan.operations);
       if (plan.operations.length > 0) await carryOut(tx, plan.operations, audit);
       return {
         planned_revision: revision,
-        revision: await revisionOf(tx),
+        revision: await ruleSetRevision(tx),
         counts: plan.counts,
       };
     },
     { timeout: TRANSACTION_TIMEOUT_MS, maxWait: TRANSACTION_MAX_WAIT_MS },
+  );
+}
+
+/**
+ * A deleted rule or script (the lifecycle's soft delete) keeps its row and its id, out of the rule
+ * set: a document that creates an object with that id again is refused (409), naming them, rather
+ * than failing on the id's unique index or bringing the deleted row back behind the trail's back.
+ */
+async function refuseDeletedIds(
+  tx: Prisma.TransactionClient,
+  operations: readonly PlanOperation[],
+) {
+  // A replaced object (moved to another parent) is deleted first by this apply: its id is free.
+  const replaced = new Set(
+    operations.filter((op) => op.op === "delete").map((op) => `${op.kind}:${op.id}`),
+  );
+  const created = (kind: RuleSetObjectKind) =>
+    operations
+      .filter((op) => op.op === "create" && op.kind === kind && !replaced.has(`${kind}:${op.id}`))
+      .map((op) => op.id);
+  const taken: string[] = [];
+  for (const kind of ["mapping", "threshold", "script"] as const) {
+    for (const part of chunks(created(kind))) {
+      const where = { where: { id: { in: part } }, select: { id: true } };
+      const rows =
+        kind === "mapping"
+          ? await tx.mapping.findMany(where)
+          : kind === "threshold"
+            ? await tx.threshold.findMany(where)
+            : await tx.script.findMany(where);
+      taken.push(...rows.map((row) => `${kind} ${row.id}`));
+    }
+  }
+  if (taken.length === 0) return;
+  throw fail.conflict(
+    `The document creates ${taken.length === 1 ? "an object" : `${taken.length} objects`} with the id ` +
+      `of a deleted one (${taken.slice(0, 10).join(", ")}${taken.length > 10 ? ", ..." : ""}): ` +
+      "a deleted rule or script keeps its id; give the new one another id.",
   );
 }
 
