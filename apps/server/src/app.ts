@@ -37,7 +37,7 @@ import {
   isCacheableRestRead,
 } from "./snapshot/cacheable.js";
 import { createReadSnapshot, isPlainGet } from "./snapshot/read-snapshot.js";
-import { createRequestVersions } from "./snapshot/request-version.js";
+import { createRequestVersions, createVersionCombiner } from "./snapshot/request-version.js";
 import { collectRestRoutes, normalizePath } from "./rest/routes.js";
 import { rawFaultResponse, sendFault, sendJson } from "./rest/faults.js";
 
@@ -86,8 +86,14 @@ export function createApp({
   });
   const ruleSets = new RuleSetCache(database.dataVersion);
   const targetSecrets = targetSecretsOf(config.targetSecretKey, config.dataDir);
+  // Answers are kept per database version and per stretch between two moments a rule starts or
+  // ends: a preview or a list of rules in force changes when a start passes, with no write.
+  const combineVersions = createVersionCombiner();
+  const answerVersion = () => combineVersions(database.dataVersion(), ruleSets.clockEpoch());
+  const answerVersionOf = (req: IncomingMessage) =>
+    combineVersions(dataVersionOf(req), ruleSets.clockEpoch());
   const snapshot = createReadSnapshot({
-    version: database.dataVersion,
+    version: answerVersion,
     maxBytes: config.snapshotMaxBytes,
   });
   // REST requests are authorized before routing (guardRest); RPC calls one by one (rpcAccess).
@@ -162,7 +168,7 @@ export function createApp({
       const path = normalizePath(pathname);
       if (!(await edge.guardRest(req, res, method, path))) return;
       if (isPlainGet(req) && isCacheableRestRead(path) && !dependsOnTheClock(req.url!)) {
-        if (snapshot.serve(req.url!, dataVersionOf(req), req, res)) return;
+        if (snapshot.serve(req.url!, answerVersionOf(req), req, res)) return;
         snapshot.record(req.url!, req, res);
       }
       return rest(req, res);
@@ -179,7 +185,7 @@ export function createApp({
       const procedures =
         isPlainGet(req) && !dependsOnTheClock(req.url!) ? cacheableRpcProcedures(pathname) : null;
       if (procedures && edge.rpcAllowsAll(req, procedures)) {
-        if (snapshot.serve(req.url!, dataVersionOf(req), req, res)) return;
+        if (snapshot.serve(req.url!, answerVersionOf(req), req, res)) return;
         snapshot.record(req.url!, req, res);
       }
       return rpc(req, res);

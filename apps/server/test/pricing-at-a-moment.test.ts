@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createClient, HASHMAP, type ApiResponse, type Client } from "./support/client.js";
 import { expectFault, seeder, uniqueName } from "./support/hashmap.js";
+import { rpc } from "./support/auth.js";
 import { startServer, type TestServer } from "./support/server.js";
 
 // Pricing at a moment (issue 10, point 3; docs/pricing-at-a-moment.md) over real HTTP: the quote
@@ -452,6 +453,31 @@ describe("validity periods at a moment", () => {
     // Nothing was written in between: the quote saw the start pass by itself.
     const trailAfter = await api.get("/v1/ratecard/audit", { query: { limit: "1" } });
     expect(trailAfter.body.events[0].event_id).toBe(trail.body.events[0].event_id);
+  });
+
+  it("shows the console's kept preview the rule whose start passed, without any write", async () => {
+    const seed = seeder(api);
+    const service = uniqueName("kept-preview");
+    const created = await seed.service(service);
+    await seed.mapping({ service_id: created.service_id, cost: "1" });
+    const start = Date.now() + 1500;
+    const group = await seed.group();
+    await seed.mapping({
+      service_id: created.service_id,
+      group_id: group.group_id,
+      cost: "3",
+      start: iso(start),
+    });
+    // The console asks over RPC with GET, and the read snapshot keeps such answers.
+    const preview = async () => {
+      const answer = await rpc(server.baseUrl, "hashmap.preview", { service, volume: "2" });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return (answer.data as { total: string }).total;
+    };
+    expect(await preview()).toBe("2");
+    expect(await preview()).toBe("2");
+    await after(start + 10);
+    expect(await preview()).toBe("8");
   });
 
   it("prices a moment before a rule's deletion with it, and after without it", async () => {
