@@ -1,12 +1,6 @@
 import { z } from "zod";
-import {
-  ZPathId,
-  ZPreviewRequest,
-  ZPreviewAnswer,
-  ZQuoteRequest,
-  ZRuleSetWarning,
-} from "@ratecard/validators";
-import { previewPrice, quote, ruleSetWarnings } from "../domain/pricing.js";
+import { ZPreviewRequest, ZPreviewAnswer, ZQuoteRequest } from "@ratecard/validators";
+import { previewPrice, quote } from "../domain/pricing.js";
 import { publicProcedure, router } from "../trpc.js";
 import { HASHMAP } from "./rest.js";
 
@@ -57,22 +51,4 @@ export const ratingRouter = router({
     .input(ZPreviewRequest)
     .output(ZPreviewAnswer)
     .query(({ ctx, input }) => previewPrice(ctx.prisma, ctx.ruleSets, input)),
-
-  warnings: publicProcedure
-    .meta({
-      openapi: {
-        method: "GET",
-        path: `${HASHMAP}/warnings`,
-        tags,
-        summary: "Rules that price nothing or that another rule silently beats",
-        protect: false,
-      },
-    })
-    .input(
-      z.strictObject({ service_id: ZPathId.optional(), group_id: ZPathId.optional() }).optional(),
-    )
-    .output(z.object({ warnings: z.array(ZRuleSetWarning) }))
-    .query(async ({ ctx, input }) => ({
-      warnings: await ruleSetWarnings(ctx.prisma, ctx.ruleSets, input ?? {}),
-    })),
 });
