@@ -148,7 +148,7 @@ function buildProgram(setExit: (code: number) => void): Command {
         }
         if (
           !(await confirm(
-            `Apply these ${plan.operations.length} changes to ${connection.url}? [y/N] `,
+            `Apply ${plan.operations.length === 1 ? "this change" : `these ${plan.operations.length} changes`} to ${connection.url}? [y/N] `,
           ))
         ) {
           throw new CliError("Not applied.");

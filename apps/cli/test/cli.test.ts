@@ -164,6 +164,34 @@ describe("ratecard CLI (noauth server)", () => {
     expect(applied.stdout).toContain("Applied: 0 created, 1 updated, 0 deleted");
   });
 
+  it("asks on a terminal before applying: n leaves everything, y applies", async () => {
+    // util-linux's script(1) gives the command a pseudo-terminal, fed from our standard input.
+    const onTerminal = (answer: string) =>
+      new Promise<Run>((resolve) => {
+        const command = [process.execPath, CLI, "apply", path.join(dir, "terminal.yaml")]
+          .map((part) => `'${part}'`)
+          .join(" ");
+        const child = execFile(
+          "script",
+          ["-qec", command, "/dev/null"],
+          { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, timeout: 60_000 },
+          (error, stdout, stderr) =>
+            resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+        );
+        child.stdin?.end(answer);
+      });
+    file("terminal.yaml", RULES.replace('cost: "0.0125"', 'cost: "0.03"'));
+    const before = await fetch(`${server.baseUrl}/v1/ratecard/ruleset`).then((r) => r.text());
+    const declined = await onTerminal("n\n");
+    expect(declined.stdout).toContain(`Apply this change to ${server.baseUrl}? [y/N] `);
+    expect(declined.stdout).toContain("Not applied.");
+    expect(declined.code).toBe(1);
+    expect(await fetch(`${server.baseUrl}/v1/ratecard/ruleset`).then((r) => r.text())).toBe(before);
+    const accepted = await onTerminal("y\n");
+    expect(accepted.code, accepted.stdout).toBe(0);
+    expect(accepted.stdout).toContain("Applied: 0 created, 1 updated, 0 deleted");
+  });
+
   it("exits 1 with every error's path for a malformed file, and on a server it cannot reach", async () => {
     const broken = file(
       "broken.yaml",
