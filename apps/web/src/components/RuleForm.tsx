@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useBlocker } from "@tanstack/react-router";
 import { RadioGroup } from "radix-ui";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { Controller, useForm, useWatch } from "react-hook-form";
+import { Controller, useForm, useWatch, type UseFormReturn } from "react-hook-form";
 import { toast } from "sonner";
 import { RULE_TYPES, ZGroupCreate, type TGroup, type TRuleType } from "@ratecard/validators";
 import { useRefreshAll } from "../hooks";
@@ -17,11 +17,14 @@ import {
 import { describeProblem, isNotFound } from "../lib/errors";
 import {
   decodeParent,
+  formatApiMoment,
   isFieldParent,
+  isPastLocal,
+  lifecycleErrorField,
+  mappingFormSchema,
   ruleFormTitle,
   ruleFormValues,
-  ZMappingForm,
-  ZThresholdForm,
+  thresholdFormSchema,
   type ExistingRule,
   type MappingInput,
   type RuleFormValues,
@@ -93,10 +96,23 @@ export function RuleForm({
   const updateMapping = useMutation(trpc.hashmap.mappings.update.mutationOptions());
   const createThreshold = useMutation(trpc.hashmap.thresholds.create.mutationOptions());
   const updateThreshold = useMutation(trpc.hashmap.thresholds.update.mutationOptions());
-  const form = useForm<RuleFormValues, unknown, RuleInput>({
-    defaultValues: defaults,
-    resolver: zodResolver(kind === "mapping" ? ZMappingForm : ZThresholdForm),
-  });
+  // Editing, the schema knows the values read, so unchanged dates are not sent again.
+  const resolver = useMemo(() => {
+    const initial = ruleId ? defaults : undefined;
+    return zodResolver(
+      kind === "mapping" ? mappingFormSchema(initial) : thresholdFormSchema(initial),
+    );
+  }, [kind, ruleId, defaults]);
+  const form = useForm<RuleFormValues, unknown, RuleInput>({ defaultValues: defaults, resolver });
+  // Who created and changed the rule: the same query the page that opened the form made.
+  const existing = useQuery({
+    ...(kind === "mapping"
+      ? trpc.hashmap.mappings.get.queryOptions({ mapping_id: ruleId ?? "" })
+      : trpc.hashmap.thresholds.get.queryOptions({ threshold_id: ruleId ?? "" })),
+    enabled: Boolean(ruleId),
+  } as ReturnType<typeof trpc.hashmap.mappings.get.queryOptions>);
+  const startValue = useWatch({ control: form.control, name: "start" });
+  const startInPast = !ruleId && Boolean(startValue) && isPastLocal(startValue);
   const { errors, isSubmitting, isDirty } = form.formState;
   const parent = decodeParent(useWatch({ control: form.control, name: "parent" }));
   const label = useMemo(() => ruleLabeller(lookups), [lookups]);
@@ -151,6 +167,9 @@ export function RuleForm({
   }, []);
 
   const save = (input: RuleInput): Promise<{ mapping_id: string } | { threshold_id: string }> => {
+    // Only when the operator confirmed it, and only for a start that is still in the past.
+    const values = form.getValues();
+    const force = values.force && Boolean(values.start) && isPastLocal(values.start);
     if (kind === "mapping") {
       const mapping = input as MappingInput;
       return ruleId
@@ -159,7 +178,7 @@ export function RuleForm({
             mapping_id: ruleId,
             revision: revisionRef.current,
           })
-        : createMapping.mutateAsync(mapping);
+        : createMapping.mutateAsync({ ...mapping, ...(force && { force: true }) });
     }
     const threshold = input as ThresholdInput;
     return ruleId
@@ -168,7 +187,7 @@ export function RuleForm({
           threshold_id: ruleId,
           revision: revisionRef.current,
         })
-      : createThreshold.mutateAsync(threshold);
+      : createThreshold.mutateAsync({ ...threshold, ...(force && { force: true }) });
   };
 
   /** What the server holds now, and who changed it, against what the operator typed. */
@@ -268,7 +287,8 @@ export function RuleForm({
         );
         toast.error(message);
       } else {
-        form.setError("root", { message: problem.message });
+        const dateField = lifecycleErrorField(problem.message);
+        form.setError(dateField ?? "root", { message: problem.message }, { shouldFocus: true });
         toast.error(problem.message);
       }
       return;
@@ -283,7 +303,7 @@ export function RuleForm({
           ? `${Noun} for “${values.value}”`
           : Noun;
     if (addAnother) {
-      const next = { ...values, cost: "", value: "", level: "" };
+      const next = { ...values, cost: "", value: "", level: "", name: "", description: "" };
       form.reset(next);
       setStatus(`${what} created. Enter the next one.`);
       toast.success(`${Noun} created`);
@@ -503,6 +523,12 @@ export function RuleForm({
                 }}
               />
             )}
+            <LifecycleFields
+              form={form}
+              editing={Boolean(ruleId)}
+              startInPast={startInPast}
+              noun={noun}
+            />
             <FormField
               label="Tenant"
               error={errors.tenant_id?.message}
@@ -519,6 +545,7 @@ export function RuleForm({
               )}
             </FormField>
           </fieldset>
+          {ruleId && existing.data ? <Authorship rule={existing.data} /> : null}
           <div className="form-actions sticky-actions">
             <button type="button" className="button" onClick={() => void onCancel(parent)}>
               {writeRules ? "Cancel" : "Back"}
@@ -643,5 +670,104 @@ function NewGroupInput({
         </div>
       )}
     </FormField>
+  );
+}
+
+/** Name, description and validity period (CloudKitty master's rule lifecycle). */
+function LifecycleFields({
+  form,
+  editing,
+  startInPast,
+  noun,
+}: {
+  form: UseFormReturn<RuleFormValues, unknown, RuleInput>;
+  editing: boolean;
+  startInPast: boolean;
+  noun: string;
+}) {
+  const { errors } = form.formState;
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return (
+    <>
+      <FormField
+        label="Name"
+        error={errors.name?.message}
+        hint={`Optional, up to 32 characters. Empty: the server names the ${noun}.`}
+      >
+        {(a11y) => (
+          <input {...a11y} {...form.register("name")} className="input" autoComplete="off" />
+        )}
+      </FormField>
+      <FormField
+        label="Description"
+        error={errors.description?.message}
+        hint="Optional, up to 256 characters: why this price exists."
+      >
+        {(a11y) => (
+          <textarea {...a11y} {...form.register("description")} className="input" rows={2} />
+        )}
+      </FormField>
+      <>
+        <FormField
+          label="Starts"
+          error={errors.start?.message}
+          hint={editing ? `Your time zone (${zone}).` : `Your time zone (${zone}). Empty: now.`}
+        >
+          {(a11y) => (
+            <input {...a11y} {...form.register("start")} type="datetime-local" className="input" />
+          )}
+        </FormField>
+        <FormField
+          label="Ends"
+          error={errors.end?.message}
+          hint={`Your time zone (${zone}). Empty: never.`}
+        >
+          {(a11y) => (
+            <input {...a11y} {...form.register("end")} type="datetime-local" className="input" />
+          )}
+        </FormField>
+      </>
+      {startInPast && (
+        <div className="form-field">
+          <p className="form-hint" id="start-in-past-hint">
+            This start is in the past. The {noun} then counts from that moment for ratings not yet
+            made; the server asks for confirmation.
+          </p>
+          <label className="filter-check">
+            <input
+              type="checkbox"
+              {...form.register("force")}
+              aria-describedby="start-in-past-hint"
+            />
+            <span>Start in the past</span>
+          </label>
+        </div>
+      )}
+    </>
+  );
+}
+
+interface AuthoredRule {
+  created_at?: string | undefined;
+  created_by?: string | null | undefined;
+  updated_by?: string | null | undefined;
+}
+
+/** Who created and last changed a rule, and when (read only). */
+function Authorship({ rule }: { rule: AuthoredRule }) {
+  return (
+    <dl className="form-hint authorship">
+      <dt>Created</dt>
+      <dd>
+        {rule.created_at ? formatApiMoment(rule.created_at) : "—"}
+        {rule.created_by && ` by ${rule.created_by}`}
+      </dd>
+      {rule.updated_by && (
+        <>
+          <dt>Last updated by</dt>
+          <dd>{rule.updated_by}</dd>
+        </>
+      )}
+    </dl>
   );
 }

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import {
   decodeParent,
   encodeParent,
+  lifecycleErrorField,
+  mappingFormSchema,
   newRuleFormValues,
+  parseApiMoment,
+  PAST_START,
+  ruleStatus,
+  utcToLocalInput,
   ruleFormTitle,
   ruleFormValues,
   ZMappingForm,
@@ -123,6 +129,11 @@ describe("form values", () => {
       level: "200",
       group_id: "",
       tenant_id: "",
+      name: "",
+      description: "",
+      start: "",
+      end: "",
+      force: false,
     });
   });
 
@@ -140,5 +151,103 @@ describe("rule form titles", () => {
     );
     expect(ruleFormTitle("mapping", null, false, true)).toBe("New mapping");
     expect(ruleFormTitle("mapping", { field_id: FIELD }, true, false)).toBe("Field mapping");
+  });
+});
+
+describe("rule lifecycle in the form", () => {
+  const future = "2099-01-01T10:00";
+  const later = "2099-02-01T10:00";
+
+  it("sends name, description and dates in UTC, with an empty start left to the server", () => {
+    const result = ZMappingForm.safeParse({
+      ...onService,
+      cost: "1",
+      name: " gold ",
+      description: "Gold tier",
+      start: future,
+      end: later,
+    });
+    expect(result.success && result.data).toMatchObject({
+      name: "gold",
+      description: "Gold tier",
+      start: new Date(future).toISOString(),
+      end: new Date(later).toISOString(),
+    });
+    const plain = ZMappingForm.safeParse({ ...onService, cost: "1" });
+    expect(plain.success && plain.data).not.toHaveProperty("start");
+    expect(plain.success && plain.data).not.toHaveProperty("end");
+    expect(plain.success && plain.data).not.toHaveProperty("name");
+  });
+
+  it("asks to confirm a start in the past, and refuses an end before the start", () => {
+    const past = ZThresholdForm.safeParse({
+      ...onService,
+      level: "1",
+      cost: "1",
+      start: "2001-01-01T00:00",
+    });
+    expect(past.error?.issues[0]).toMatchObject({ path: ["start"], message: PAST_START });
+    expect(
+      ZThresholdForm.safeParse({
+        ...onService,
+        level: "1",
+        cost: "1",
+        start: "2001-01-01T00:00",
+        force: true,
+      }).success,
+    ).toBe(true);
+    const backwards = ZMappingForm.safeParse({
+      ...onService,
+      cost: "1",
+      start: later,
+      end: future,
+    });
+    expect(backwards.error?.issues[0]?.path).toEqual(["end"]);
+  });
+
+  it("editing, leaves out unchanged dates and clears a removed end", () => {
+    const rule = {
+      type: "flat" as const,
+      cost: "1",
+      service_id: SERVICE,
+      field_id: null,
+      group_id: null,
+      tenant_id: null,
+      name: "gold",
+      description: "Gold",
+      start: "2001-01-01T00:00:00.123000",
+      end: "2099-01-01T00:00:00",
+    };
+    const initial = ruleFormValues(rule);
+    expect(initial.start).toBe(utcToLocalInput("2001-01-01T00:00:00Z"));
+    const unchanged = mappingFormSchema(initial).safeParse(initial);
+    expect(unchanged.success && unchanged.data).not.toHaveProperty("start");
+    expect(unchanged.success && unchanged.data).not.toHaveProperty("end");
+    const cleared = mappingFormSchema(initial).safeParse({ ...initial, end: "", description: "" });
+    expect(cleared.success && cleared.data).toMatchObject({ end: null, description: null });
+  });
+
+  it("reads the API's offset-less moments as UTC and tells scheduled and ended rules", () => {
+    expect(parseApiMoment("2026-11-25T21:00:00").toISOString()).toBe("2026-11-25T21:00:00.000Z");
+    const now = new Date("2026-11-25T21:00:00Z");
+    expect(ruleStatus({ start: "2026-11-25T22:00:00", end: null }, now)).toBe("Scheduled");
+    expect(ruleStatus({ start: "2026-11-25T20:00:00", end: "2026-11-25T20:30:00" }, now)).toBe(
+      "Ended",
+    );
+    expect(ruleStatus({ start: "2026-11-25T20:00:00", end: null }, now)).toBeNull();
+  });
+});
+
+describe("server refusals of dates", () => {
+  it("go next to the field they are about", () => {
+    expect(lifecycleErrorField("Cannot create a rule with start in the past. start=[x]")).toBe(
+      "start",
+    );
+    expect(lifecycleErrorField("Cannot create a rule with start after end. start=[x]")).toBe("end");
+    expect(
+      lifecycleErrorField(
+        "You are allowed to update only the attribute [end] as this rule is already running",
+      ),
+    ).toBeUndefined();
   });
 });
