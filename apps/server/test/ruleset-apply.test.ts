@@ -518,5 +518,12 @@ describe("apply policy (local accounts)", () => {
     expect(applied.status, applied.text).toBe(200);
     const trail = await api.get("/v1/ratecard/audit", { ...asAdmin, query: { limit: "1" } });
     expect(trail.body.events[0]).toMatchObject({ user_name: "admin", resource_type: "script" });
+    // The lifecycle's columns as a create over REST sets them: who, and a rule's generated name.
+    const small = document.services[0]!.fields[0]!.mappings[1]!;
+    const mapping = await api.get(`${HASHMAP}/mappings/${small.id}`, asAdmin);
+    expect(mapping.status, mapping.text).toBe(200);
+    expect(mapping.body.name).toMatch(/^[0-9a-f]{32}$/);
+    expect(mapping.body.created_by).toBe(trail.body.events[0].user_id);
+    expect(mapping.body.deleted).toBeNull();
   });
 });

@@ -32,6 +32,8 @@ import {
   renderService,
   renderThreshold,
 } from "./render.js";
+import { actorOf } from "./lifecycle.js";
+import { generatedRuleName } from "./rules.js";
 import { readRuleSetDocument, ruleSetRevision } from "./ruleset.js";
 import { scriptChecksum } from "./scripts.js";
 
@@ -340,6 +342,9 @@ function parkingOf(kind: RuleSetObjectKind, changes: readonly string[], id: stri
   return undefined;
 }
 
+/** The kinds with the lifecycle's columns (docs/lifecycle.md), which the document does not carry. */
+const LIFECYCLE_KINDS = new Set<RuleSetObjectKind>(["mapping", "threshold", "script"]);
+
 const DATA_KEYS: Record<string, string> = {
   service_id: "serviceId",
   field_id: "fieldId",
@@ -375,6 +380,15 @@ async function carryOut(tx: Tx, operations: readonly PlanOperation[], audit: Aud
         after: after && render(kind, after),
       }),
     );
+
+  // What a create over REST gives a new rule or script beyond the document's keys: who created it,
+  // and a rule's generated name (CloudKitty master's); start and the rest are column defaults.
+  const lifecycleOf = (kind: RuleSetObjectKind) =>
+    kind === "mapping" || kind === "threshold"
+      ? { name: generatedRuleName(), createdBy: actorOf(audit) }
+      : kind === "script"
+        ? { createdBy: actorOf(audit) }
+        : {};
 
   const deletes = operations.filter((op) => op.op === "delete");
   const updates = operations.filter((op) => op.op === "update");
@@ -429,13 +443,14 @@ async function carryOut(tx: Tx, operations: readonly PlanOperation[], audit: Aud
       if (parkingOf(op.kind, op.changes ?? [], op.id)?.tenantId !== undefined)
         data.tenantId = all.tenantId;
       if (op.kind === "script" && "data" in data) data.checksum = all.checksum;
+      if (LIFECYCLE_KINDS.has(op.kind)) data.updatedBy = actorOf(audit);
       const row = await delegate(tx, op.kind).update({ where: { id: op.id }, data });
       event(op.kind, "update", op.id, beforeOf(op), row);
     }
     const created = creates.filter((op) => op.kind === kind);
     for (const part of chunks(created)) {
       const rows = await delegate(tx, kind).createManyAndReturn({
-        data: part.map((op) => columns(kind, op.after as never)),
+        data: part.map((op) => ({ ...columns(kind, op.after as never), ...lifecycleOf(kind) })),
       });
       for (const row of rows) event(kind, "create", row.id, null, row);
       if (events.length >= CHUNK * 4) await flush();
