@@ -189,6 +189,19 @@ test("pricing warnings name the rules of a rate-only group and of a tenant overr
   await expect(override).toContainText(`replaced for tenant acme: ${fieldRule} (cost 0.01)`);
   await saveScreen(page, "service-warnings");
 
+  // The preview of tenant acme's point: the tenant's matched mapping carries its warning's
+  // badge, which leads to the warning on the service page.
+  await page.goto(
+    `/preview?service=${service.name}&quantity=1&tenant=acme&meta.flavor_id=m1.small`,
+  );
+  const matched = page.getByRole("list", { name: "Matching mappings of the default group" });
+  await expect(matched).toContainText(`${fieldRule} for tenant acme`);
+  await matched.getByRole("link", { name: "1 pricing warning" }).click();
+  await expect(page).toHaveURL(new RegExp(`/hashmap/services/${service.service_id}#warning-`));
+  await expect(
+    callout.getByRole("listitem").filter({ hasText: overrideTitle }).first(),
+  ).toBeVisible();
+
   // The field page: only the trap its rules are part of.
   await page.getByRole("link", { name: "flavor_id", exact: true }).click();
   await expect(callout.getByRole("heading")).toHaveText("1 pricing warning");

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useId, useMemo, useState } from "react";
 import type { TExcludedRule, TField, TPreviewAnswer } from "@ratecard/validators";
 import { FlatRateHelp, GroupHelp, HelpBox, TenantHelp } from "../components/Concepts";
 import { FormField } from "../components/FormField";
+import { useWarningBadges, WarningBadge } from "../components/RuleList";
 import { ErrorPanel, QueryState } from "../components/QueryState";
 import { useDebouncedValue, useLookups, useServiceRuleRows } from "../hooks";
 import { describeProblem } from "../lib/errors";
@@ -28,7 +29,7 @@ import {
 } from "../lib/preview";
 import { describeRule, indexRules, type RuleLookups, type RuleRow } from "../lib/rules";
 import { stringifySearch } from "../lib/search";
-import { nameRulesInText } from "../lib/warnings";
+import { nameRulesInText, type RuleWarningBadge } from "../lib/warnings";
 import { ReadOnlyUnless } from "../session/permissions";
 import { useTRPC, useTRPCClient } from "../trpc";
 
@@ -252,6 +253,7 @@ function PreviewWorkbench({
         inputValid={request !== null && !serverErrors.volume && !serverErrors.at}
         preview={preview}
         ruleRows={ruleRows}
+        serviceId={service?.service_id}
         modules={moduleState}
       />
     </div>
@@ -414,17 +416,24 @@ function PriceResult({
   inputValid,
   preview,
   ruleRows,
+  serviceId,
   modules: presentModules,
 }: {
   serviceChosen: boolean;
   inputValid: boolean;
   preview: PreviewQuery;
   ruleRows: RuleRow[];
+  serviceId: string | undefined;
   modules: ModuleState | null;
 }) {
   const headingId = useId();
   const rulesById = useMemo(() => indexRules(ruleRows), [ruleRows]);
   const shown = preview.data;
+  // The warnings are about today's rules: shown on a price of now, not of another moment.
+  const badges = useWarningBadges(
+    serviceId ? { service_id: serviceId } : {},
+    serviceId !== undefined && shown?.request.at === undefined,
+  );
   const stale = !inputValid || preview.isPlaceholderData;
   // At a chosen moment, whether hashmap ran is the moment's, not today's.
   const modules =
@@ -527,6 +536,7 @@ function PriceResult({
               group={group}
               quantity={shown.request.volume}
               rulesById={rulesById}
+              badges={shown.request.at === undefined ? badges : NO_BADGES}
             />
           ))}
           {shown.breakdown.excluded.length > 0 && (
@@ -615,14 +625,18 @@ function ExcludedRules({
   );
 }
 
+const NO_BADGES: ReadonlyMap<string, RuleWarningBadge> = new Map();
+
 function GroupPrice({
   group,
   quantity,
   rulesById,
+  badges,
 }: {
   group: GroupBreakdown;
   quantity: string;
   rulesById: ReadonlyMap<string, RuleRow>;
+  badges: ReadonlyMap<string, RuleWarningBadge>;
 }) {
   const headingId = useId();
   const formula = groupFormula(group, quantity);
@@ -671,6 +685,7 @@ function GroupPrice({
                 </Link>
                 , cost <span className="mono">{group.threshold.cost}</span>:{" "}
                 {thresholdEffect(group.threshold)}
+                <RuleBadge badge={badges.get(group.threshold.threshold_id)} />
               </>
             ) : (
               <span className="muted">none reached</span>
@@ -702,6 +717,7 @@ function GroupPrice({
           {group.mapping_ids.map((id) => (
             <li key={id}>
               <MatchedMapping id={id} row={rulesById.get(id)} />
+              <RuleBadge badge={badges.get(id)} />
             </li>
           ))}
         </ul>
@@ -717,6 +733,17 @@ function GroupPrice({
         </div>
       )}
     </section>
+  );
+}
+
+/** A matched rule's pricing warnings, linking to them on the service page. */
+function RuleBadge({ badge }: { badge: RuleWarningBadge | undefined }) {
+  if (!badge) return null;
+  return (
+    <>
+      {" "}
+      <WarningBadge badge={badge} panel="service page" />
+    </>
   );
 }
 
