@@ -323,6 +323,11 @@ export function DeleteRuleDialog({
       onConfirm={() => void run(remove, `${kind === "mapping" ? "Mapping" : "Threshold"} deleted`)}
     >
       <p>Delete {description}? Prices that it set change at the next rating.</p>
+      <p>
+        The {kind} is kept as history (a soft delete): it leaves the lists and stops pricing, and
+        “Show deleted” still shows it with who deleted it and when. An identical {kind} can be
+        created again.
+      </p>
       <Failure message={failure} />
     </ConfirmDialog>
   );
@@ -356,7 +361,10 @@ export function DeleteScriptDialog({
         )
       }
     >
-      <p>The PyScripts module stops running it at the next rating. This cannot be undone.</p>
+      <p>
+        The PyScripts module stops running it at the next rating. It cannot be restored, but it is
+        kept as history (a soft delete), and a script with the same name can be created again.
+      </p>
       <Failure message={failure} />
     </ConfirmDialog>
   );

@@ -1,10 +1,18 @@
 import { useQuery } from "@tanstack/react-query";
-import { Link, useNavigate, useSearch } from "@tanstack/react-router";
-import { createColumnHelper } from "@tanstack/react-table";
+import { Link, useNavigate, useRouterState, useSearch } from "@tanstack/react-router";
+import { createColumnHelper, flexRender } from "@tanstack/react-table";
 import { useId, useMemo, useState, type ReactNode } from "react";
 import { useLookups } from "../hooks";
+import { formatApiMoment, ruleStatus } from "../lib/rule-form";
 import { countText, filterRuleRows, type RuleListSearch } from "../lib/rule-list";
-import { describeRule, formatSort, parseSort, type RuleKind, type RuleRow } from "../lib/rules";
+import {
+  buildRuleRows,
+  describeRule,
+  formatSort,
+  parseSort,
+  type RuleKind,
+  type RuleRow,
+} from "../lib/rules";
 import {
   badgeLabel,
   ruleWarningBadges,
@@ -84,7 +92,7 @@ export function RuleList({
   // Remounts the text input when the filters are cleared from outside it.
   const [resetCount, setResetCount] = useState(0);
 
-  const update = (patch: Partial<RuleListSearch>) =>
+  const update = (patch: Partial<RuleListSearch> & { deleted?: string | undefined }) =>
     void navigate({
       to: ".",
       search: ((previous: Record<string, unknown>) => ({ ...previous, ...patch })) as never,
@@ -92,7 +100,19 @@ export function RuleList({
       resetScroll: false,
     });
 
-  const ofKind = useMemo(() => filterRuleRows(rows, { kind }), [rows, kind]);
+  // "Show deleted" lives in the address as the other filters; the routes' search schemas do not
+  // know it, so it is read from the address as typed.
+  const rawSearch = useRouterState({ select: (state) => state.location.search }) as Record<
+    string,
+    unknown
+  >;
+  const showDeleted = !filters && isOn(rawSearch.deleted);
+  const lifecycles = useRuleLifecycles(newRule, showDeleted);
+  const listed = useMemo(
+    () => (showDeleted ? [...rows, ...lifecycles.deletedRows] : rows),
+    [rows, showDeleted, lifecycles.deletedRows],
+  );
+  const ofKind = useMemo(() => filterRuleRows(listed, { kind }), [listed, kind]);
   const shown = useMemo(
     () => filterRuleRows(ofKind, { type: search.type, q: search.q }),
     [ofKind, search.type, search.q],
@@ -107,10 +127,38 @@ export function RuleList({
       showGroup,
       onDelete: setDeleting,
     });
-    if (!hasBadges) return base;
+    const withDeleted = withDeletedRows(base, lifecycles.byRow);
+    const actions = withDeleted.findIndex((candidate) => candidate.id === "actions");
+    const at = actions === -1 ? withDeleted.length : actions;
+    const status = column.display({
+      id: "status",
+      header: () => <span className="visually-hidden">Status</span>,
+      meta: { width: "96px" },
+      cell: (info) => {
+        const life = lifecycles.byRow.get(rowKey(info.row.original));
+        const text = life && !life.deleted ? ruleStatus(life) : null;
+        if (!text || !life) return null;
+        const title =
+          text === "Scheduled" && life.start
+            ? `Starts ${formatApiMoment(life.start)}`
+            : life.end
+              ? `Ended ${formatApiMoment(life.end)}`
+              : text;
+        return (
+          <span className={`tag ${text === "Ended" ? "expired" : "scheduled"}`} title={title}>
+            {text}
+          </span>
+        );
+      },
+    });
+    const withStatus = lifecycles.hasStatus
+      ? [...withDeleted.slice(0, at), status, ...withDeleted.slice(at)]
+      : withDeleted;
+    if (!hasBadges) return withStatus;
+    const base2 = withStatus;
     // Beside the row's actions: only rows with a warning show anything.
-    const actions = base.findIndex((candidate) => candidate.id === "actions");
-    const at = actions === -1 ? base.length : actions;
+    const actions2 = base2.findIndex((candidate) => candidate.id === "actions");
+    const at2 = actions2 === -1 ? base2.length : actions2;
     const warnings = column.display({
       id: "warnings",
       header: () => <span className="visually-hidden">Warnings</span>,
@@ -120,11 +168,21 @@ export function RuleList({
         return badge ? <WarningBadge badge={badge} panel={warningsPanel} /> : null;
       },
     });
-    return [...base.slice(0, at), warnings, ...base.slice(at)];
-  }, [matchHeader, showKind, showAttachedTo, showGroup, hasBadges, badges, warningsPanel]);
-  const filtered = Boolean(search.q || search.type);
+    return [...base2.slice(0, at2), warnings, ...base2.slice(at2)];
+  }, [
+    matchHeader,
+    showKind,
+    showAttachedTo,
+    showGroup,
+    hasBadges,
+    badges,
+    warningsPanel,
+    lifecycles.byRow,
+    lifecycles.hasStatus,
+  ]);
+  const filtered = Boolean(search.q || search.type || showDeleted);
   const clear = () => {
-    update({ q: undefined, type: undefined });
+    update({ q: undefined, type: undefined, deleted: undefined });
     setResetCount((count) => count + 1);
   };
 
@@ -134,6 +192,8 @@ export function RuleList({
         <RuleListFilters
           key={resetCount}
           search={search}
+          showDeleted={showDeleted}
+          onShowDeleted={(on) => update({ deleted: on ? "1" : undefined })}
           onChange={update}
           onClear={filtered ? clear : undefined}
         />
@@ -260,10 +320,14 @@ export function WarningBadge({
 /** Text and type filters of a rule list; the text is committed once typing pauses. */
 function RuleListFilters({
   search,
+  showDeleted,
+  onShowDeleted,
   onChange,
   onClear,
 }: {
   search: RuleListSearch;
+  showDeleted: boolean;
+  onShowDeleted: (on: boolean) => void;
   onChange: (patch: Partial<RuleListSearch>) => void;
   onClear: (() => void) | undefined;
 }) {
@@ -301,6 +365,14 @@ function RuleListFilters({
           <option value="rate">Rate</option>
         </select>
       </div>
+      <label className="filter-check">
+        <input
+          type="checkbox"
+          checked={showDeleted}
+          onChange={(event) => onShowDeleted(event.target.checked)}
+        />
+        <span>Show deleted</span>
+      </label>
       {onClear && (
         <button type="button" className="button" onClick={onClear}>
           Clear filters
@@ -308,4 +380,75 @@ function RuleListFilters({
       )}
     </form>
   );
+}
+
+const isOn = (flag: unknown) => flag === true || flag === "1" || flag === "true";
+
+const rowKey = (row: { kind: RuleKind; id: string }) => `${row.kind}:${row.id}`;
+
+interface RuleLifecycle {
+  start?: string | undefined;
+  end?: string | null | undefined;
+  deleted?: string | null | undefined;
+  deleted_by?: string | null | undefined;
+}
+
+/**
+ * The validity periods of the list's rules (the status badges) and, to show on request, its
+ * soft-deleted rules: one list of each kind with `deleted=true`, narrowed to the list's parent or
+ * group (the rows given to the list are built without their lifecycle).
+ */
+function useRuleLifecycles(context: NewRuleContext, showDeleted: boolean) {
+  const trpc = useTRPC();
+  const { lookups } = useLookups();
+  const parent = context.parent;
+  const filter = {
+    ...(parent ?? (context.groupId ? { group_id: context.groupId } : {})),
+    deleted: true,
+  };
+  const mappingList = useQuery(trpc.hashmap.mappings.list.queryOptions(filter)).data?.mappings;
+  const thresholdList = useQuery(trpc.hashmap.thresholds.list.queryOptions(filter)).data
+    ?.thresholds;
+  return useMemo(() => {
+    const byRow = new Map<string, RuleLifecycle>();
+    for (const mapping of mappingList ?? [])
+      byRow.set(rowKey({ kind: "mapping", id: mapping.mapping_id }), mapping);
+    for (const threshold of thresholdList ?? [])
+      byRow.set(rowKey({ kind: "threshold", id: threshold.threshold_id }), threshold);
+    const deletedRows = showDeleted
+      ? buildRuleRows(
+          (mappingList ?? []).filter((mapping) => mapping.deleted),
+          (thresholdList ?? []).filter((threshold) => threshold.deleted),
+          lookups,
+        )
+      : [];
+    const now = new Date();
+    const hasStatus = [...byRow.values()].some((life) => !life.deleted && ruleStatus(life, now));
+    return { byRow, deletedRows, hasStatus };
+  }, [mappingList, thresholdList, showDeleted, lookups]);
+}
+
+/**
+ * Deleted rules are history: greyed, without Edit or Delete, and saying who deleted them when.
+ */
+function withDeletedRows(
+  columns: ReturnType<typeof ruleColumns>,
+  lifecycles: Map<string, RuleLifecycle>,
+): ReturnType<typeof ruleColumns> {
+  return columns.map((definition) => ({
+    ...definition,
+    cell: (info) => {
+      const life = lifecycles.get(rowKey(info.row.original));
+      if (!life?.deleted) return flexRender(definition.cell, info);
+      if (definition.id === "actions") {
+        return (
+          <span className="muted">
+            Deleted{life.deleted_by ? ` by ${life.deleted_by}` : ""} at{" "}
+            {formatApiMoment(life.deleted)}
+          </span>
+        );
+      }
+      return <span className="muted deleted-rule">{flexRender(definition.cell, info)}</span>;
+    },
+  }));
 }
