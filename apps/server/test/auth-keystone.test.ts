@@ -117,6 +117,7 @@ function expectedRules(method: string, template: string): string[] {
   if (template === "/v1/ratecard/ruleset/apply") return ["ratecard:apply_ruleset"];
   if (template === "/v1/ratecard/targets" || template.startsWith("/v1/ratecard/targets/"))
     return ["ratecard:manage_targets"];
+  if (template.startsWith("/v1/ratecard/warnings/")) return ["ratecard:acknowledge_warnings"];
   // rating:quote and info:* default to "" (any valid token).
   return [];
 }
@@ -132,6 +133,8 @@ const RULES_ONLY_ADMINS_PASS = new Set([
   "ratecard:manage_targets",
   // Applying a rule set rewrites every rule.
   "ratecard:apply_ruleset",
+  // Acknowledging a warning is a change to the rules' review: rule:rating:module_config.
+  "ratecard:acknowledge_warnings",
 ]);
 
 /** Rules that readers pass too (`role:reader or rule:rating:module_config`). */
