@@ -53,31 +53,6 @@ export async function ruleSetRevision(tx: Prisma.TransactionClient): Promise<str
   return String(newest?.seq ?? 0);
 }
 
-/** The rule tables, whose soft-deleted rows (docs/lifecycle.md) are history, not the rule set. */
-const RULE_TABLES = new Set<PropertyKey>(["mapping", "threshold", "script"]);
-
-interface FindMany {
-  findMany(args?: { where?: object }): Promise<unknown>;
-}
-
-/**
- * The transaction as @ratecard/ruleset reads it, with the soft-deleted rules left out: that package
- * reads every row of every table, so its reads of the rule tables are given the filter here.
- */
-function withoutDeletedRules(tx: Prisma.TransactionClient): Prisma.TransactionClient {
-  return new Proxy(tx, {
-    get(target, key, receiver) {
-      const value: unknown = Reflect.get(target, key, receiver);
-      if (!RULE_TABLES.has(key)) return value;
-      const table = value as FindMany;
-      return {
-        findMany: (args: { where?: object } = {}) =>
-          table.findMany({ ...args, where: { ...args.where, deleted: null } }),
-      };
-    },
-  });
-}
-
 /**
  * The current rule set and its revision, read in one snapshot: SQLite's transactions are
  * serializable; PostgreSQL's READ COMMITTED default could show a change's rules without its audit
@@ -85,7 +60,7 @@ function withoutDeletedRules(tx: Prisma.TransactionClient): Prisma.TransactionCl
  */
 export async function currentRuleSet(prisma: PrismaClient): Promise<RuleSetDocument> {
   return prisma.$transaction(
-    async (tx) => exportRuleSet(withoutDeletedRules(tx), { revision: await ruleSetRevision(tx) }),
+    async (tx) => exportRuleSet(tx, { revision: await ruleSetRevision(tx) }),
     isPostgres(prisma) ? { isolationLevel: REPEATABLE_READ } : {},
   );
 }
