@@ -12,3 +12,12 @@ export {
   type SkippedObject,
 } from "./convert.js";
 export { isEmptyRuleSet, mergeRuleSets, type Merge, type MergeConflict } from "./merge.js";
+export {
+  isEmptyTargetPlan,
+  planTarget,
+  TARGET_PLAN_OPS,
+  type TargetOperation,
+  type TargetPlan,
+  type TargetPlanOp,
+  type TargetPlanOptions,
+} from "./target-plan.js";
