@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { HASHMAP, rest, seedServiceWithField } from "./support/api.js";
 import { expectNoAxeViolations } from "./support/axe.js";
 import { expectToast } from "./support/toasts.js";
@@ -10,6 +10,13 @@ const utcOf = (page: Page, local: string) =>
 /** The API writes moments in UTC without an offset. */
 const asUtc = (moment: string | null | undefined) =>
   moment ? new Date(`${moment}Z`).toISOString() : moment;
+
+/** The lifecycle fields are folded under a summary unless the rule uses them. */
+async function unfoldLifecycle(panel: Locator) {
+  const details = panel.locator("details");
+  if (!(await details.evaluate((element) => (element as HTMLDetailsElement).open)))
+    await panel.getByText("Name, description and validity period").click();
+}
 
 test("a mapping's name, description, validity period and soft deletion in the console", async ({
   page,
@@ -23,6 +30,7 @@ test("a mapping's name, description, validity period and soft deletion in the co
   await page.getByRole("link", { name: "Add field mapping", exact: true }).click();
   await panel.getByLabel("Value").fill("m1.small");
   await panel.getByLabel("Cost").fill("0.05");
+  await unfoldLifecycle(panel);
   await panel.getByLabel("Name", { exact: true }).fill("small-2099");
   await panel.getByLabel("Description").fill("Small flavour until 2099");
   await panel.getByLabel("Ends").fill("2099-12-31T23:00");
@@ -53,6 +61,7 @@ test("a mapping's name, description, validity period and soft deletion in the co
   await page.getByRole("link", { name: "Add field mapping", exact: true }).click();
   await panel.getByLabel("Value").fill("m1.old");
   await panel.getByLabel("Cost").fill("0.01");
+  await unfoldLifecycle(panel);
   await panel.getByLabel("Starts").fill("2001-01-01T00:00");
   await panel.getByRole("button", { name: "Create mapping" }).click();
   await expect(panel.getByText(/This start is in the past/).first()).toBeVisible();
@@ -68,6 +77,7 @@ test("a mapping's name, description, validity period and soft deletion in the co
   await page.getByRole("link", { name: "Add field mapping", exact: true }).click();
   await panel.getByLabel("Value").fill("m1.later");
   await panel.getByLabel("Cost").fill("0.07");
+  await unfoldLifecycle(panel);
   await panel.getByLabel("Starts").fill("2099-01-01T00:00");
   await panel.getByRole("button", { name: "Create mapping" }).click();
   await expectToast(page, "Mapping created");

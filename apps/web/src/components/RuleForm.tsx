@@ -523,12 +523,6 @@ export function RuleForm({
                 }}
               />
             )}
-            <LifecycleFields
-              form={form}
-              editing={Boolean(ruleId)}
-              startInPast={startInPast}
-              noun={noun}
-            />
             <FormField
               label="Tenant"
               error={errors.tenant_id?.message}
@@ -544,6 +538,12 @@ export function RuleForm({
                 />
               )}
             </FormField>
+            <LifecycleFields
+              form={form}
+              editing={Boolean(ruleId)}
+              startInPast={startInPast}
+              noun={noun}
+            />
           </fieldset>
           {ruleId && existing.data ? <Authorship rule={existing.data} /> : null}
           <div className="form-actions sticky-actions">
@@ -687,8 +687,21 @@ function LifecycleFields({
 }) {
   const { errors } = form.formState;
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  // Folded unless the rule uses it, so the usual fields stay a few keystrokes apart.
+  const [open, setOpen] = useState(() => {
+    const values = form.getValues();
+    return Boolean(
+      values.description || values.end || (values.start && !isPastLocal(values.start)),
+    );
+  });
+  const hasError = Boolean(errors.name ?? errors.description ?? errors.start ?? errors.end);
   return (
-    <>
+    <details
+      className="form-field lifecycle-fields"
+      open={open || hasError}
+      onToggle={(event) => setOpen(event.currentTarget.open)}
+    >
+      <summary className="form-label">Name, description and validity period</summary>
       <FormField
         label="Name"
         error={errors.name?.message}
@@ -743,7 +756,7 @@ function LifecycleFields({
           </label>
         </div>
       )}
-    </>
+    </details>
   );
 }
 
