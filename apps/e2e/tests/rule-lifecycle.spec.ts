@@ -54,8 +54,18 @@ test("a mapping's name, description, validity period and soft deletion in the co
   const editPanel = page.getByRole("dialog", { name: "Edit field mapping" });
   await expect(editPanel.getByLabel("Name", { exact: true })).toHaveValue("small-2099");
   await expect(editPanel.getByText(/by noauth/)).toBeVisible();
-  await page.keyboard.press("Escape");
+  // A new end is sent; the unchanged start is not, and stays as it was to the microsecond.
+  await editPanel.getByLabel("Ends").fill("2098-06-30T12:00");
+  await editPanel.getByRole("button", { name: "Save changes" }).click();
+  await expectToast(page, "Mapping saved");
   await expect(editPanel).toBeHidden();
+  const edited = await rest.get<{ start: string; end: string; updated_by: string }>(
+    request,
+    `${HASHMAP}/mappings/${small?.mapping_id}`,
+  );
+  expect(edited.start).toBe(small?.start);
+  expect(asUtc(edited.end)).toBe(await utcOf(page, "2098-06-30T12:00"));
+  expect(edited.updated_by).toBe("noauth");
 
   // A start in the past needs the operator's confirmation; then the server takes it (force).
   await page.getByRole("link", { name: "Add field mapping", exact: true }).click();
