@@ -3,8 +3,10 @@ import {
   convertRuleSet,
   isEmptyRuleSet,
   mergeRuleSets,
+  planTarget,
   type ImportReport,
   type MergeConflict,
+  type TargetPlan,
 } from "@ratecard/bridge";
 import {
   CloudKittyClient,
@@ -507,5 +509,59 @@ export async function importTarget(
     request_count: source.requestCount,
     read_ms: Math.round(readMs),
     write_ms: Math.round(writeMs),
+  };
+}
+
+export interface TargetPlanResult extends TargetPlan {
+  target_id: string;
+  /** Ratecard's rule-set revision the plan was made against. */
+  revision: string;
+  /** The target's API generation as its last probe found it ("unknown" before any probe). */
+  generation: ProbeReport["generation"];
+  /** Whether the target's prune setting made objects only in CloudKitty deletes. */
+  prune: boolean;
+  /** CloudKitty's objects that Ratecard could not represent (see the import report). */
+  skipped: ImportReport["skipped"];
+  request_count: number;
+}
+
+/**
+ * What CloudKitty would need to hold Ratecard's current rule set. Read only: the target is read
+ * and converted as an import does, and nothing is written on either side.
+ */
+export async function planTargetRules(
+  prisma: PrismaClient,
+  box: TargetSecretBox,
+  targetId: string,
+): Promise<TargetPlanResult> {
+  const row = await findRow(prisma, targetId);
+  const client = new CloudKittyClient(clientTarget(row, box), { timeoutMs: REQUEST_TIMEOUT_MS });
+  let source;
+  try {
+    source = await client.readRuleSet();
+  } catch (error) {
+    if (error instanceof CloudKittyClientError) {
+      throw fail.conflict(`Reading target ${row.name} failed: ${error.message}`);
+    }
+    throw error;
+  }
+  const modules = await prisma.ratingModule.findMany({ select: { id: true } });
+  const { document, report } = convertRuleSet(source, { modules: modules.map((m) => m.id) });
+  const current = await currentRuleSet(prisma);
+  const plan = planTarget(current, document, {
+    prune: row.prune,
+    duplicates: report.duplicates,
+    // Costs that came back as a double's expansion: the target stores doubles (SQLite).
+    doublePrecision: report.doubles.length > 0,
+  });
+  const probe = row.lastProbe ? (JSON.parse(row.lastProbe) as ProbeReport) : null;
+  return {
+    target_id: targetId,
+    revision: current.revision,
+    generation: probe?.generation ?? "unknown",
+    prune: row.prune,
+    ...plan,
+    skipped: report.skipped,
+    request_count: source.requestCount,
   };
 }

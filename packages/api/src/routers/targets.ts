@@ -6,10 +6,12 @@ import {
   getTarget,
   importTarget,
   listTargets,
+  planTargetRules,
   probeTarget,
   TARGET_MODES,
   updateTarget,
 } from "../domain/targets.js";
+import { TARGET_PLAN_OPS } from "@ratecard/bridge";
 import { publicProcedure, router } from "../trpc.js";
 import { created, deleted } from "./rest.js";
 import { auditOf } from "./revisions.js";
@@ -152,6 +154,36 @@ const ZImportOut = z.object({
   request_count: z.number(),
   read_ms: z.number(),
   write_ms: z.number(),
+});
+
+const ZPlanOp = z.enum(TARGET_PLAN_OPS);
+const ZOpCounts = z.record(ZPlanOp, z.number());
+const ZAttributes = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
+const ZTargetPlanOut = z.object({
+  target_id: z.string(),
+  revision: z.string(),
+  generation: z.enum(["pre-23", "23+", "unknown"]),
+  prune: z.boolean(),
+  doublePrecision: z.boolean(),
+  operations: z.array(
+    z.object({
+      op: ZPlanOp,
+      kind: z.string(),
+      path: z.string(),
+      ratecard_id: z.string().nullable(),
+      target_id: z.string().nullable(),
+      before: ZAttributes.nullable(),
+      after: ZAttributes.nullable(),
+      changes: z.array(z.string()).optional(),
+      reason: z.string().optional(),
+    }),
+  ),
+  counts: ZOpCounts,
+  byKind: z.record(z.string(), ZOpCounts),
+  skipped: z.array(
+    z.object({ kind: z.string(), id: z.string(), where: z.string(), reason: z.string() }),
+  ),
+  request_count: z.number(),
 });
 
 /** JSON's null stands for absent in a probe report's optional members. */
@@ -312,4 +344,27 @@ export const targetsRouter = router({
       );
       return result as unknown as z.infer<typeof ZImportOut>;
     }),
+
+  plan: publicProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: `${TARGETS}/{target_id}/plan`,
+        tags,
+        summary: "Plan a CloudKitty target",
+        description:
+          "Reads the target and lists what CloudKitty would need to hold Ratecard's current rule " +
+          "set: `create`, `update` (in place), `replace` (delete and create, with the reason), " +
+          "`delete` (objects only in CloudKitty, when the target prunes), `unmanaged` (objects " +
+          "only in CloudKitty, when it does not), `duplicate` (rules CloudKitty holds twice) and " +
+          "`module` (enabled, priority). Read only: nothing changes on either side. Answers with " +
+          "Ratecard's revision and the target's API generation from its last probe.",
+        protect: false,
+      },
+    })
+    .input(ZTargetId)
+    .output(ZTargetPlanOut)
+    .mutation(({ ctx, input }) =>
+      planTargetRules(ctx.prisma, ctx.targetSecrets(), input.target_id),
+    ),
 });

@@ -1,0 +1,210 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rpc, sessionHeaders, signIn } from "./support/auth.js";
+import { createClient, HASHMAP, type Client } from "./support/client.js";
+import { expectFault, UNKNOWN_ID } from "./support/hashmap.js";
+import { startServer, type TestServer } from "./support/server.js";
+
+// The read-only plan of a CloudKitty target (issue 14, section 4) over real HTTP, against a real
+// CloudKitty 17 (../shared/reference/cloudkitty, noauth) on a directory and port of this file's
+// own, seeded with the real `cloudkitty` CLI, as targets.test.ts does.
+
+const TARGETS = "/v1/ratecard/targets";
+
+const run = promisify(execFile);
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const referenceDir =
+  process.env.CLOUDKITTY_REFERENCE_DIR ??
+  path.resolve(repositoryRoot, "../shared/reference/cloudkitty");
+const CK_DIR = process.env.CK_PLAN_TEST_DIR ?? "/tmp/ck-server-target-plan";
+const CK_PORT = Number(process.env.CK_PLAN_TEST_PORT ?? 8951);
+const CK_URL = `http://127.0.0.1:${CK_PORT}`;
+const ckEnv = { ...process.env, CK_DIR, CK_PORT: String(CK_PORT) };
+const script = (name: string) => path.join(referenceDir, name);
+
+async function cli(...args: string[]): Promise<Record<string, string>> {
+  const { stdout } = await run(
+    "cloudkitty",
+    ["--os-auth-type", "cloudkitty-noauth", "--os-endpoint", CK_URL, ...args, "-f", "json"],
+    { timeout: 60_000 },
+  );
+  return (JSON.parse(stdout) as Record<string, string>[])[0]!;
+}
+
+const brief = (operations: any[]) =>
+  operations.map((o) => [o.op, o.kind, o.path]).sort((a, b) => (a.join() < b.join() ? -1 : 1));
+
+describe("POST /v1/ratecard/targets/{id}/plan", () => {
+  let server: TestServer;
+  let api: Client;
+
+  beforeAll(async () => {
+    await run(script("start.sh"), [], { env: ckEnv, timeout: 15 * 60_000 });
+    await run(script("reset.sh"), [], { env: ckEnv, timeout: 60_000 });
+    server = await startServer({
+      env: { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-target-plan-")) },
+    });
+    api = createClient(server.baseUrl);
+  }, 16 * 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    await run(script("stop.sh"), [], { env: ckEnv, timeout: 60_000 });
+  }, 120_000);
+
+  it("is empty after an import, then lists exactly Ratecard's changes and CloudKitty's extras", async () => {
+    const compute = (await cli("hashmap", "service", "create", "compute"))["Service ID"]!;
+    const flavor = (await cli("hashmap", "field", "create", compute, "flavor"))["Field ID"]!;
+    const group = (await cli("hashmap", "group", "create", "instance_uptime"))["Group ID"]!;
+    const mapping = (...args: string[]) =>
+      cli("hashmap", "mapping", "create", ...args).then((row) => row["Mapping ID"]!);
+    const small = await mapping("--field-id", flavor, "--value", "m1.small", "-g", group, "0.5");
+    await mapping("--field-id", flavor, "--value", "m1.large", "-t", "rate", "3");
+    const threshold = (await cli("hashmap", "threshold", "create", "-s", compute, "10", "0.5"))[
+      "Threshold ID"
+    ]!;
+
+    const target = await api.post(TARGETS, {
+      name: "local",
+      mode: "managed",
+      connection: { kind: "noauth", url: CK_URL },
+    });
+    expect(target.status, target.text).toBe(201);
+    const id = target.body.target_id;
+    expect((await api.post(`${TARGETS}/${id}/probe`, {})).status).toBeLessThan(300);
+    const imported = await api.post(`${TARGETS}/${id}/import`, {});
+    expect(imported.status, imported.text).toBe(200);
+
+    const empty = await api.post(`${TARGETS}/${id}/plan`, {});
+    expect(empty.status, empty.text).toBe(200);
+    expect(empty.body).toMatchObject({
+      target_id: id,
+      revision: imported.body.revision,
+      generation: "pre-23",
+      prune: false,
+      operations: [],
+      counts: { create: 0, update: 0, replace: 0, delete: 0, unmanaged: 0, duplicate: 0 },
+    });
+
+    // Ratecard changes: a cost, a new mapping, a threshold deleted.
+    const updated = await api.put(`${HASHMAP}/mappings/${small}`, {
+      mapping_id: small,
+      field_id: flavor,
+      value: "m1.small",
+      type: "flat",
+      cost: "0.75",
+      group_id: group,
+    });
+    expect(updated.status, updated.text).toBeLessThan(400);
+    const added = await api.post(`${HASHMAP}/mappings`, {
+      field_id: flavor,
+      value: "m1.xlarge",
+      type: "flat",
+      cost: "4",
+    });
+    expect(added.status, added.text).toBe(201);
+    expect((await api.delete(`${HASHMAP}/thresholds/${threshold}`)).status).toBe(204);
+
+    const changed = await api.post(`${TARGETS}/${id}/plan`, {});
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.revision).not.toBe(imported.body.revision);
+    expect(brief(changed.body.operations)).toEqual([
+      ["create", "mapping", "compute/flavor/mappings/m1.xlarge"],
+      ["unmanaged", "threshold", "compute/thresholds/10"],
+      ["update", "mapping", "compute/flavor/mappings/m1.small"],
+    ]);
+    const update = changed.body.operations.find((o: any) => o.op === "update");
+    expect(update).toMatchObject({
+      ratecard_id: small,
+      target_id: small,
+      changes: ["cost"],
+      before: { cost: "0.5" },
+      after: { cost: "0.75" },
+    });
+    expect(changed.body.counts).toMatchObject({ create: 1, update: 1, unmanaged: 1, delete: 0 });
+
+    // With prune, what exists only in CloudKitty is to be deleted.
+    expect((await api.request("PATCH", `${TARGETS}/${id}`, { body: { prune: true } })).status).toBe(
+      200,
+    );
+    const pruned = await api.post(`${TARGETS}/${id}/plan`, {});
+    expect(pruned.body.operations).toContainEqual(
+      expect.objectContaining({ op: "delete", kind: "threshold", target_id: threshold }),
+    );
+    expect(
+      (await api.request("PATCH", `${TARGETS}/${id}`, { body: { prune: false } })).status,
+    ).toBe(200);
+
+    // An object added in CloudKitty with its CLI.
+    const outOfBand = await mapping("--field-id", flavor, "--value", "m1.nano", "0.1");
+    const withExtra = await api.post(`${TARGETS}/${id}/plan`, {});
+    expect(withExtra.body.operations).toContainEqual(
+      expect.objectContaining({
+        op: "unmanaged",
+        kind: "mapping",
+        path: "compute/flavor/mappings/m1.nano",
+        ratecard_id: null,
+        target_id: outOfBand,
+      }),
+    );
+    expect(withExtra.body.counts.unmanaged).toBe(2);
+
+    // The plan is read only: Ratecard's revision did not move.
+    const again = await api.post(`${TARGETS}/${id}/plan`, {});
+    expect(again.body.revision).toBe(changed.body.revision);
+  });
+
+  it("answers 404 for an unknown target", async () => {
+    expectFault(await api.post(`${TARGETS}/${UNKNOWN_ID}/plan`, {}), 404, /No such target/);
+  });
+});
+
+describe("POST /v1/ratecard/targets/{id}/plan: policy", () => {
+  let server: TestServer;
+  const ADMIN_PASSWORD = "admin password 123";
+
+  beforeAll(async () => {
+    server = await startServer({
+      env: {
+        AUTH_STRATEGY: "local",
+        RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-target-plan-")),
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("refuses a reader (ratecard:manage_targets)", async () => {
+    const admin = await signIn(server.baseUrl, { username: "admin", password: ADMIN_PASSWORD });
+    await rpc(
+      server.baseUrl,
+      "accounts.users.create",
+      { name: "viewer", role: "reader", password: "reader password 123" },
+      { type: "mutation", headers: sessionHeaders(admin) },
+    );
+    const reader = await signIn(server.baseUrl, {
+      username: "viewer",
+      password: "reader password 123",
+    });
+    const asReader = await rpc(
+      server.baseUrl,
+      "targets.plan",
+      { target_id: UNKNOWN_ID },
+      { type: "mutation", headers: sessionHeaders(reader) },
+    );
+    expect(asReader.code).toBe("FORBIDDEN");
+    const asAdmin = await rpc(
+      server.baseUrl,
+      "targets.plan",
+      { target_id: UNKNOWN_ID },
+      { type: "mutation", headers: sessionHeaders(admin) },
+    );
+    expect(asAdmin.code).toBe("NOT_FOUND");
+  });
+});
