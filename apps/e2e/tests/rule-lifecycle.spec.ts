@@ -23,6 +23,18 @@ test("a mapping's name, description, validity period and soft deletion in the co
   request,
 }) => {
   const { service, field } = await seedServiceWithField(request, "lifecycle");
+  // A rule that ended: a past start needs ?force=true.
+  const ended = await request.post(`${HASHMAP}/mappings?force=true`, {
+    data: {
+      field_id: field.field_id,
+      value: "m1.ended",
+      cost: "0.02",
+      start: "2001-01-01",
+      end: "2002-01-01",
+    },
+  });
+  expect(ended.status()).toBe(201);
+  const endedId = ((await ended.json()) as { mapping_id: string }).mapping_id;
   await page.goto(`/hashmap/fields/${field.field_id}`);
   const panel = page.getByRole("dialog", { name: "New field mapping" });
 
@@ -95,6 +107,7 @@ test("a mapping's name, description, validity period and soft deletion in the co
   await expect(table.getByRole("row").filter({ hasText: "m1.small" })).not.toContainText(
     "Scheduled",
   );
+  await expect(table.getByRole("row").filter({ hasText: "m1.ended" })).toContainText("Ended");
 
   // Deleting: kept as history, gone from the list, back with "Show deleted" without actions.
   await table
@@ -129,9 +142,10 @@ test("a mapping's name, description, validity period and soft deletion in the co
   await page.getByLabel("Show deleted").uncheck();
   await expect(table.getByRole("row").filter({ hasText: "m1.small" })).toHaveCount(0);
 
-  // Leave no scheduled rule behind for the journeys that measure the explorer's columns.
+  // Leave no scheduled or ended rule behind for the journeys that measure the explorer's columns.
   const [later] = (await rest.mappings(request, `field_id=${field.field_id}`)).filter(
     (mapping) => mapping.value === "m1.later",
   );
   expect((await request.delete(`${HASHMAP}/mappings/${later?.mapping_id}`)).status()).toBe(204);
+  expect((await request.delete(`${HASHMAP}/mappings/${endedId}`)).status()).toBe(204);
 });
