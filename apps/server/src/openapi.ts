@@ -54,7 +54,7 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAp
     if (!operation?.responses) continue;
     const success = operation.responses["200"] as Record<string, unknown> | undefined;
     const responses: Record<string, unknown> = {};
-    if (route.method === "POST") {
+    if (route.method === "POST" && !route.action) {
       responses["201"] = {
         ...success,
         description: "Created",

@@ -20,6 +20,20 @@ interface RouterRoute {
   path: string;
 }
 
+/** The POSTs that act rather than create (RatecardMeta.action), as "POST <path>". */
+function actionRoutes(): Set<string> {
+  const procedures = appRouter._def.procedures as unknown as Record<
+    string,
+    { _def: { meta?: RatecardMeta } }
+  >;
+  return new Set(
+    Object.values(procedures)
+      .map((procedure) => procedure._def.meta)
+      .filter((meta) => meta?.action && meta.openapi)
+      .map((meta) => `POST ${meta!.openapi!.path}`),
+  );
+}
+
 /** Every REST route the router declares (procedures with `meta.openapi`). */
 function routerRoutes(): RouterRoute[] {
   const procedures = appRouter._def.procedures as unknown as Record<
@@ -100,8 +114,11 @@ describe("GET /v1/openapi.json", () => {
   });
 
   it("documents creates as 201 with a Location header, and no 200", () => {
-    const creates = documentedRoutes().filter((route) => route.method === "post");
+    const creates = documentedRoutes().filter(
+      (route) => route.method === "post" && !actionRoutes().has(key(route)),
+    );
     expect(creates.map(key)).toContain("POST /v1/rating/module_config/hashmap/services");
+    expect(creates.map(key)).not.toContain("POST /v1/rating/quote");
     for (const route of creates) {
       const responses = operation(route).responses;
       expect(responses["200"], key(route)).toBeUndefined();
@@ -127,10 +144,12 @@ describe("GET /v1/openapi.json", () => {
     }
   });
 
-  it("documents every other success as 200 JSON", () => {
+  it("documents every other success as 200 JSON (quotes, plans, probes and reads)", () => {
+    expect(actionRoutes()).toContain("POST /v1/rating/quote");
+    expect(actionRoutes()).toContain("POST /v1/ratecard/ruleset/plan");
     for (const route of documentedRoutes()) {
       if (
-        route.method === "post" ||
+        (route.method === "post" && !actionRoutes().has(key(route))) ||
         route.method === "delete" ||
         route.path === "/v1/rating/reload_modules"
       )

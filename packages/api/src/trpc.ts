@@ -121,6 +121,11 @@ export interface RatecardMeta extends OpenApiMeta {
    * `POST .../mappings?force=true`); RPC callers give them in the input with the rest.
    */
   queryParameters?: string[];
+  /**
+   * A POST that acts rather than creates (a quote, a plan, a probe): answered 200 with its result,
+   * not a create's 201 with a Location. The OpenAPI document says which.
+   */
+  action?: boolean;
 }
 
 const t = initTRPC

@@ -22,6 +22,8 @@ export interface RestRoute {
   decimalAsJsonNumber: boolean;
   /** Arguments a request with a body takes from its query string (`?force=true`). */
   queryParameters: readonly string[];
+  /** A POST answered 200 with a result, not a create's 201 (RatecardMeta.action). */
+  action: boolean;
 }
 
 function templatePattern(template: string): RegExp {
@@ -70,6 +72,7 @@ export function collectRestRoutes(router: AnyRouter): RestRoute[] {
       bodyName: meta.bodyName ?? "body",
       decimalAsJsonNumber: meta.decimalAsJsonNumber ?? false,
       queryParameters: meta.queryParameters ?? [],
+      action: meta.action ?? false,
       inputSource: method === "GET" || method === "DELETE" ? "query" : "body",
     });
   }

@@ -9,6 +9,7 @@ const tags = ["rating"];
 export const ratingRouter = router({
   quote: publicProcedure
     .meta({
+      action: true,
       openapi: {
         method: "POST",
         path: "/v1/rating/quote",
@@ -33,6 +34,7 @@ export const ratingRouter = router({
 
   preview: publicProcedure
     .meta({
+      action: true,
       openapi: {
         method: "POST",
         path: `${HASHMAP}/preview`,

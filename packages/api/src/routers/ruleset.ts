@@ -66,6 +66,7 @@ export const rulesetRouter = router({
 
   plan: publicProcedure
     .meta({
+      action: true,
       openapi: {
         method: "POST",
         path: "/v1/ratecard/ruleset/plan",
@@ -94,6 +95,7 @@ export const rulesetRouter = router({
   // Not `apply`: tRPC reserves the names of Function.prototype members.
   applyDocument: publicProcedure
     .meta({
+      action: true,
       openapi: {
         method: "POST",
         path: "/v1/ratecard/ruleset/apply",

@@ -299,6 +299,7 @@ export const targetsRouter = router({
 
   probe: publicProcedure
     .meta({
+      action: true,
       openapi: {
         method: "POST",
         path: `${TARGETS}/{target_id}/probe`,
@@ -318,6 +319,7 @@ export const targetsRouter = router({
 
   import: publicProcedure
     .meta({
+      action: true,
       openapi: {
         method: "POST",
         path: `${TARGETS}/{target_id}/import`,
@@ -347,6 +349,7 @@ export const targetsRouter = router({
 
   plan: publicProcedure
     .meta({
+      action: true,
       openapi: {
         method: "POST",
         path: `${TARGETS}/{target_id}/plan`,
