@@ -111,6 +111,11 @@ export function RuleForm({
       : trpc.hashmap.thresholds.get.queryOptions({ threshold_id: ruleId ?? "" })),
     enabled: Boolean(ruleId),
   } as ReturnType<typeof trpc.hashmap.mappings.get.queryOptions>);
+  // A soft-deleted rule opened by its address is history: shown, never edited.
+  const known = existing.data as AuthoredRule | undefined;
+  const deleted = ruleId ? known?.deleted : null;
+  const deletion = deleted ? { at: deleted, by: known?.deleted_by } : null;
+  const editable = writeRules && !deletion;
   const startValue = useWatch({ control: form.control, name: "start" });
   const startInPast = !ruleId && Boolean(startValue) && isPastLocal(startValue);
   const { errors, isSubmitting, isDirty } = form.formState;
@@ -331,7 +336,14 @@ export function RuleForm({
       {parent &&
         parentFixed &&
         lead?.(label.attachedTo({ service_id: null, field_id: null, ...parent }))}
-      {!writeRules && (
+      {deletion && (
+        <p className="alert note" role="note">
+          <strong>Deleted.</strong> This {noun} was deleted
+          {deletion.by ? ` by ${deletion.by}` : ""} on {formatApiMoment(deletion.at)}: it is kept as
+          history and no longer prices anything.
+        </p>
+      )}
+      {!writeRules && !deletion && (
         <ReadOnlyNotice permission="writeRules">
           {ruleId
             ? `Your role can read this ${noun} but not change it.`
@@ -353,7 +365,7 @@ export function RuleForm({
           <p className="form-status" role="status">
             {status}
           </p>
-          <fieldset className="bare-fieldset" disabled={!writeRules}>
+          <fieldset className="bare-fieldset" disabled={!editable}>
             {!parentFixed && (
               <FormField
                 label="Attached to"
@@ -548,7 +560,7 @@ export function RuleForm({
           {ruleId && existing.data ? <Authorship rule={existing.data} /> : null}
           <div className="form-actions sticky-actions">
             <button type="button" className="button" onClick={() => void onCancel(parent)}>
-              {writeRules ? "Cancel" : "Back"}
+              {editable ? "Cancel" : "Back"}
             </button>
             {writeRules && !ruleId && (
               <button
@@ -560,7 +572,7 @@ export function RuleForm({
                 Save and add another
               </button>
             )}
-            {writeRules && (
+            {editable && (
               <button type="submit" className="button primary" disabled={isSubmitting}>
                 {isSubmitting ? "Saving…" : ruleId ? "Save changes" : `Create ${noun}`}
               </button>
@@ -764,6 +776,8 @@ interface AuthoredRule {
   created_at?: string | undefined;
   created_by?: string | null | undefined;
   updated_by?: string | null | undefined;
+  deleted?: string | null | undefined;
+  deleted_by?: string | null | undefined;
 }
 
 /** Who created and last changed a rule, and when (read only). */
