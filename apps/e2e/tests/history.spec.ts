@@ -93,3 +93,30 @@ test("a script's page shows its history below the editor", async ({ page, reques
   await expect(table.locator("tbody tr").first()).toContainText("# second");
   await expectNoAxeViolations(page);
 });
+
+test("a mapping's own page shows its history below the form, its soft deletion included", async ({
+  page,
+  request,
+}) => {
+  const { field } = await seedServiceWithField(request, "history-rule");
+  const mapping = await rest.createMapping(request, {
+    field_id: field.field_id,
+    value: "m1.large",
+    cost: "0.5",
+  });
+  const updated = await request.put(`${HASHMAP}/mappings/${mapping.mapping_id}`, {
+    data: { ...mapping, cost: "0.75" },
+  });
+  expect(updated.status(), await updated.text()).toBe(200);
+  const removed = await request.delete(`${HASHMAP}/mappings/${mapping.mapping_id}`);
+  expect(removed.status()).toBe(204);
+
+  await page.goto(`/hashmap/mappings/${mapping.mapping_id}`);
+  await expect(page.getByRole("heading", { level: 2, name: "History" })).toBeVisible();
+  const rows = page.getByRole("table", { name: "History of this mapping" }).locator("tbody tr");
+  // The soft deletion (an update setting deleted), the cost change, the creation: newest first.
+  await expect(rows).toHaveCount(3);
+  await expect(rows.first()).toContainText("deleted");
+  await expect(rows.filter({ hasText: /cost 0\.50*\s*→\s*0\.750*/ })).toHaveCount(1);
+  await expectNoAxeViolations(page);
+});

@@ -1,5 +1,6 @@
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { useNavigate, useParams, useSearch } from "@tanstack/react-router";
+import { useId } from "react";
 import { Breadcrumbs, type Crumb } from "../components/Breadcrumbs";
 import {
   FlatRateHelp,
@@ -8,6 +9,7 @@ import {
   TenantHelp,
   ThresholdHelp,
 } from "../components/Concepts";
+import { History } from "../components/History";
 import { MissingRecord, QueryState } from "../components/QueryState";
 import { RuleForm } from "../components/RuleForm";
 import { useLookups } from "../hooks";
@@ -22,6 +24,7 @@ import {
 } from "../lib/rule-form";
 import { browserStorage, rememberedGroup } from "../lib/rule-list";
 import type { RuleKind, RuleLookups } from "../lib/rules";
+import { useCan } from "../session/permissions";
 import { useTRPC } from "../trpc";
 
 export function RuleNewPage({ kind }: { kind: RuleKind }) {
@@ -197,6 +200,26 @@ function RulePage({
             <TenantHelp />
           </aside>
         }
+      />
+      {ruleId && <RuleHistory kind={kind} ruleId={ruleId} />}
+    </section>
+  );
+}
+
+/**
+ * A rule's history below its form, as a script's is below its editor: for those the policy lets
+ * read the audit trail.
+ */
+function RuleHistory({ kind, ruleId }: { kind: RuleKind; ruleId: string }) {
+  const headingId = useId();
+  const { readAudit } = useCan();
+  if (!readAudit) return null;
+  return (
+    <section className="panel script-history" aria-labelledby={headingId}>
+      <h2 id={headingId}>History</h2>
+      <History
+        label={`History of this ${kind}`}
+        subjects={[{ resource_type: kind, resource_id: ruleId }]}
       />
     </section>
   );
