@@ -109,7 +109,7 @@ test("a mapping's name, description, validity period and soft deletion in the co
   );
   await expect(table.getByRole("row").filter({ hasText: "m1.ended" })).toContainText("Ended");
 
-  // Deleting: kept as history, gone from the list, back with "Show deleted" without actions.
+  // Deleting: kept as history, gone from the list, back with the Deleted status without actions.
   await table
     .getByRole("row")
     .filter({ hasText: "m1.small" })
@@ -123,8 +123,16 @@ test("a mapping's name, description, validity period and soft deletion in the co
   await expectToast(page, "Mapping deleted");
   await expect(table.getByRole("row").filter({ hasText: "m1.small" })).toHaveCount(0);
 
-  await page.getByLabel("Show deleted").check();
-  await expect(page).toHaveURL(/deleted=1/);
+  // The filters: only scheduled, only ended, only deleted.
+  await page.getByLabel("Status").selectOption("scheduled");
+  await expect(page).toHaveURL(/status=scheduled/);
+  await expect(table.getByRole("row").filter({ hasText: "m1." })).toHaveCount(1);
+  await expect(table.getByRole("row").filter({ hasText: "m1.later" })).toBeVisible();
+  await page.getByLabel("Status").selectOption("ended");
+  await expect(table.getByRole("row").filter({ hasText: "m1." })).toHaveCount(1);
+  await expect(table.getByRole("row").filter({ hasText: "m1.ended" })).toBeVisible();
+  await page.getByLabel("Status").selectOption("deleted");
+  await expect(page).toHaveURL(/status=deleted/);
   const deletedRow = table.getByRole("row").filter({ hasText: "m1.small" });
   await expect(deletedRow).toContainText(/Deleted by noauth at/);
   await expect(deletedRow.getByRole("button")).toHaveCount(0);
@@ -136,11 +144,13 @@ test("a mapping's name, description, validity period and soft deletion in the co
   expect(gone).toMatchObject({ deleted_by: "noauth" });
   expect(gone?.deleted).toBeTruthy();
 
-  // The address keeps the toggle; unticking it hides deleted rules again.
+  // The address keeps the filter; any status but Deleted hides deleted rules again.
   await page.reload();
-  await expect(page.getByLabel("Show deleted")).toBeChecked();
-  await page.getByLabel("Show deleted").uncheck();
+  await expect(page.getByLabel("Status")).toHaveValue("deleted");
+  await expect(table.getByRole("row").filter({ hasText: "m1." })).toHaveCount(1);
+  await page.getByLabel("Status").selectOption("");
   await expect(table.getByRole("row").filter({ hasText: "m1.small" })).toHaveCount(0);
+  await expect(table.getByRole("row").filter({ hasText: "m1.later" })).toBeVisible();
 
   // Leave no scheduled or ended rule behind for the journeys that measure the explorer's columns.
   const [later] = (await rest.mappings(request, `field_id=${field.field_id}`)).filter(
@@ -148,4 +158,60 @@ test("a mapping's name, description, validity period and soft deletion in the co
   );
   expect((await request.delete(`${HASHMAP}/mappings/${later?.mapping_id}`)).status()).toBe(204);
   expect((await request.delete(`${HASHMAP}/mappings/${endedId}`)).status()).toBe(204);
+});
+
+test("the rules explorer filters by status and creator, and lists deleted rules", async ({
+  page,
+  request,
+}) => {
+  const { field } = await seedServiceWithField(request, "explorer-lifecycle");
+  const create = async (value: string, extra: Record<string, unknown> = {}) => {
+    const response = await request.post(`${HASHMAP}/mappings?force=true`, {
+      data: { field_id: field.field_id, value, cost: "0.01", ...extra },
+    });
+    expect(response.status()).toBe(201);
+    return ((await response.json()) as { mapping_id: string }).mapping_id;
+  };
+  await create("x.now");
+  const laterId = await create("x.later", { start: "2099-01-01" });
+  const goneId = await create("x.gone");
+  expect((await request.delete(`${HASHMAP}/mappings/${goneId}`)).status()).toBe(204);
+
+  await page.goto(`/hashmap/rules?field_id=${field.field_id}`);
+  const table = page.getByRole("table", { name: "Rules" });
+  const rows = table.getByRole("row").filter({ hasText: "x." });
+  await expect(rows).toHaveCount(2);
+  await expect(rows.filter({ hasText: "x.later" })).toContainText("Scheduled");
+
+  await page.getByLabel("Status").selectOption("scheduled");
+  await expect(page).toHaveURL(/status=scheduled/);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.filter({ hasText: "x.later" })).toBeVisible();
+
+  // Deleted: the API's deleted=true, greyed rows saying who deleted them, no Edit or Delete.
+  await page.getByLabel("Status").selectOption("deleted");
+  await expect(page).toHaveURL(/status=deleted/);
+  await expect(rows).toHaveCount(1);
+  const gone = rows.filter({ hasText: "x.gone" });
+  await expect(gone).toContainText(/Deleted by noauth at/);
+  await expect(gone.getByRole("button")).toHaveCount(0);
+  // Its parent still exists: only the link to it is left.
+  await expect(gone.getByRole("link", { name: /^Edit/ })).toHaveCount(0);
+  await expect(gone.locator(".deleted-rule").first()).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  // Created by is the API's exact filter, kept in the address with the others.
+  await page.getByLabel("Status").selectOption("");
+  await page.getByLabel("Created by").fill("someone-else");
+  await expect(page).toHaveURL(/created_by=someone-else/);
+  await expect(rows).toHaveCount(0);
+  await page.getByLabel("Created by").fill("noauth");
+  await expect(page).toHaveURL(/created_by=noauth/);
+  await expect(rows).toHaveCount(2);
+  await page.reload();
+  await expect(page.getByLabel("Created by")).toHaveValue("noauth");
+  await expectNoAxeViolations(page);
+
+  // Leave no scheduled rule behind for the journeys that measure the explorer's columns.
+  expect((await request.delete(`${HASHMAP}/mappings/${laterId}`)).status()).toBe(204);
 });

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { Link, useNavigate, useRouterState, useSearch } from "@tanstack/react-router";
-import { createColumnHelper, flexRender } from "@tanstack/react-table";
+import { Link, useNavigate, useSearch } from "@tanstack/react-router";
+import { createColumnHelper, flexRender, type CellContext } from "@tanstack/react-table";
 import { useId, useMemo, useState, type ReactNode } from "react";
 import { useLookups } from "../hooks";
 import { formatApiMoment, ruleStatus } from "../lib/rule-form";
@@ -12,6 +12,7 @@ import {
   parseSort,
   type RuleKind,
   type RuleRow,
+  type RuleStatus,
 } from "../lib/rules";
 import {
   badgeLabel,
@@ -92,7 +93,7 @@ export function RuleList({
   // Remounts the text input when the filters are cleared from outside it.
   const [resetCount, setResetCount] = useState(0);
 
-  const update = (patch: Partial<RuleListSearch> & { deleted?: string | undefined }) =>
+  const update = (patch: Partial<RuleListSearch>) =>
     void navigate({
       to: ".",
       search: ((previous: Record<string, unknown>) => ({ ...previous, ...patch })) as never,
@@ -100,23 +101,19 @@ export function RuleList({
       resetScroll: false,
     });
 
-  // "Show deleted" lives in the address as the other filters; the routes' search schemas do not
-  // know it, so it is read from the address as typed.
-  const rawSearch = useRouterState({ select: (state) => state.location.search }) as Record<
-    string,
-    unknown
-  >;
-  const showDeleted = !filters && isOn(rawSearch.deleted);
-  const lifecycles = useRuleLifecycles(newRule, showDeleted);
+  // The rows carry their lifecycle, but the pages list rules as the API does by default, without
+  // deleted ones: those are fetched here when asked for. The explorer fetches its own.
+  const deletedRows = useDeletedRules(newRule, !filters && search.status === "deleted");
   const listed = useMemo(
-    () => (showDeleted ? [...rows, ...lifecycles.deletedRows] : rows),
-    [rows, showDeleted, lifecycles.deletedRows],
+    () => (deletedRows.length > 0 ? [...rows, ...deletedRows] : rows),
+    [rows, deletedRows],
   );
   const ofKind = useMemo(() => filterRuleRows(listed, { kind }), [listed, kind]);
   const shown = useMemo(
-    () => filterRuleRows(ofKind, { type: search.type, q: search.q }),
-    [ofKind, search.type, search.q],
+    () => filterRuleRows(ofKind, { type: search.type, q: search.q, status: search.status }),
+    [ofKind, search.type, search.q, search.status],
   );
+  const hasStatus = useMemo(() => ofKind.some((row) => !row.deleted && ruleStatus(row)), [ofKind]);
   const badges = useRuleWarningBadges(rows);
   const hasBadges = useMemo(() => rows.some((row) => badges.has(row.id)), [rows, badges]);
   const columns = useMemo(() => {
@@ -127,7 +124,7 @@ export function RuleList({
       showGroup,
       onDelete: setDeleting,
     });
-    const withDeleted = withDeletedRows(base, lifecycles.byRow);
+    const withDeleted = withDeletedRows(base);
     const actions = withDeleted.findIndex((candidate) => candidate.id === "actions");
     const at = actions === -1 ? withDeleted.length : actions;
     const status = column.display({
@@ -135,9 +132,9 @@ export function RuleList({
       header: () => <span className="visually-hidden">Status</span>,
       meta: { width: "96px" },
       cell: (info) => {
-        const life = lifecycles.byRow.get(rowKey(info.row.original));
-        const text = life && !life.deleted ? ruleStatus(life) : null;
-        if (!text || !life) return null;
+        const life = info.row.original;
+        const text = life.deleted ? null : ruleStatus(life);
+        if (!text) return null;
         const title =
           text === "Scheduled" && life.start
             ? `Starts ${formatApiMoment(life.start)}`
@@ -151,7 +148,7 @@ export function RuleList({
         );
       },
     });
-    const withStatus = lifecycles.hasStatus
+    const withStatus = hasStatus
       ? [...withDeleted.slice(0, at), status, ...withDeleted.slice(at)]
       : withDeleted;
     if (!hasBadges) return withStatus;
@@ -177,12 +174,11 @@ export function RuleList({
     hasBadges,
     badges,
     warningsPanel,
-    lifecycles.byRow,
-    lifecycles.hasStatus,
+    hasStatus,
   ]);
-  const filtered = Boolean(search.q || search.type || showDeleted);
+  const filtered = Boolean(search.q || search.type || search.status);
   const clear = () => {
-    update({ q: undefined, type: undefined, deleted: undefined });
+    update({ q: undefined, type: undefined, status: undefined });
     setResetCount((count) => count + 1);
   };
 
@@ -192,8 +188,6 @@ export function RuleList({
         <RuleListFilters
           key={resetCount}
           search={search}
-          showDeleted={showDeleted}
-          onShowDeleted={(on) => update({ deleted: on ? "1" : undefined })}
           onChange={update}
           onClear={filtered ? clear : undefined}
         />
@@ -320,14 +314,10 @@ export function WarningBadge({
 /** Text and type filters of a rule list; the text is committed once typing pauses. */
 function RuleListFilters({
   search,
-  showDeleted,
-  onShowDeleted,
   onChange,
   onClear,
 }: {
   search: RuleListSearch;
-  showDeleted: boolean;
-  onShowDeleted: (on: boolean) => void;
   onChange: (patch: Partial<RuleListSearch>) => void;
   onClear: (() => void) | undefined;
 }) {
@@ -365,14 +355,14 @@ function RuleListFilters({
           <option value="rate">Rate</option>
         </select>
       </div>
-      <label className="filter-check">
-        <input
-          type="checkbox"
-          checked={showDeleted}
-          onChange={(event) => onShowDeleted(event.target.checked)}
+      <div className="filter-field">
+        <label htmlFor={`${id}-status`}>Status</label>
+        <RuleStatusSelect
+          id={`${id}-status`}
+          value={search.status}
+          onChange={(status) => onChange({ status })}
         />
-        <span>Show deleted</span>
-      </label>
+      </div>
       {onClear && (
         <button type="button" className="button" onClick={onClear}>
           Clear filters
@@ -382,23 +372,37 @@ function RuleListFilters({
   );
 }
 
-const isOn = (flag: unknown) => flag === true || flag === "1" || flag === "true";
-
-const rowKey = (row: { kind: RuleKind; id: string }) => `${row.kind}:${row.id}`;
-
-interface RuleLifecycle {
-  start?: string | undefined;
-  end?: string | null | undefined;
-  deleted?: string | null | undefined;
-  deleted_by?: string | null | undefined;
+/** The lifecycle filter of every rule list; "Deleted" lists only soft-deleted rules. */
+export function RuleStatusSelect({
+  id,
+  value,
+  onChange,
+}: {
+  id: string;
+  value: RuleStatus | undefined;
+  onChange: (status: RuleStatus | undefined) => void;
+}) {
+  return (
+    <select
+      id={id}
+      className="input"
+      value={value ?? ""}
+      onChange={(event) => onChange((event.target.value || undefined) as RuleStatus | undefined)}
+    >
+      <option value="">Any (not deleted)</option>
+      <option value="in_force">In force</option>
+      <option value="scheduled">Scheduled</option>
+      <option value="ended">Ended</option>
+      <option value="deleted">Deleted</option>
+    </select>
+  );
 }
 
 /**
- * The validity periods of the list's rules (the status badges) and, to show on request, its
- * soft-deleted rules: one list of each kind with `deleted=true`, narrowed to the list's parent or
- * group (the rows given to the list are built without their lifecycle).
+ * The soft-deleted rules of the list's parent or group, only while `enabled`: the API lists them
+ * only with `deleted=true` (with the others, which the status filter then leaves out).
  */
-function useRuleLifecycles(context: NewRuleContext, showDeleted: boolean) {
+function useDeletedRules(context: NewRuleContext, enabled: boolean): RuleRow[] {
   const trpc = useTRPC();
   const { lookups } = useLookups();
   const parent = context.parent;
@@ -406,45 +410,36 @@ function useRuleLifecycles(context: NewRuleContext, showDeleted: boolean) {
     ...(parent ?? (context.groupId ? { group_id: context.groupId } : {})),
     deleted: true,
   };
-  const mappingList = useQuery(trpc.hashmap.mappings.list.queryOptions(filter)).data?.mappings;
-  const thresholdList = useQuery(trpc.hashmap.thresholds.list.queryOptions(filter)).data
-    ?.thresholds;
-  return useMemo(() => {
-    const byRow = new Map<string, RuleLifecycle>();
-    for (const mapping of mappingList ?? [])
-      byRow.set(rowKey({ kind: "mapping", id: mapping.mapping_id }), mapping);
-    for (const threshold of thresholdList ?? [])
-      byRow.set(rowKey({ kind: "threshold", id: threshold.threshold_id }), threshold);
-    const deletedRows = showDeleted
-      ? buildRuleRows(
-          (mappingList ?? []).filter((mapping) => mapping.deleted),
-          (thresholdList ?? []).filter((threshold) => threshold.deleted),
-          lookups,
-        )
-      : [];
-    const now = new Date();
-    const hasStatus = [...byRow.values()].some((life) => !life.deleted && ruleStatus(life, now));
-    return { byRow, deletedRows, hasStatus };
-  }, [mappingList, thresholdList, showDeleted, lookups]);
+  const mappingList = useQuery({ ...trpc.hashmap.mappings.list.queryOptions(filter), enabled }).data
+    ?.mappings;
+  const thresholdList = useQuery({ ...trpc.hashmap.thresholds.list.queryOptions(filter), enabled })
+    .data?.thresholds;
+  return useMemo(
+    () =>
+      enabled
+        ? buildRuleRows(
+            (mappingList ?? []).filter((mapping) => mapping.deleted),
+            (thresholdList ?? []).filter((threshold) => threshold.deleted),
+            lookups,
+          )
+        : [],
+    [enabled, mappingList, thresholdList, lookups],
+  );
 }
 
 /**
  * Deleted rules are history: greyed, without Edit or Delete, and saying who deleted them when.
  */
-function withDeletedRows(
-  columns: ReturnType<typeof ruleColumns>,
-  lifecycles: Map<string, RuleLifecycle>,
-): ReturnType<typeof ruleColumns> {
+function withDeletedRows(columns: ReturnType<typeof ruleColumns>): ReturnType<typeof ruleColumns> {
   return columns.map((definition) => ({
     ...definition,
-    cell: (info) => {
-      const life = lifecycles.get(rowKey(info.row.original));
-      if (!life?.deleted) return flexRender(definition.cell, info);
+    cell: (info: CellContext<RuleRow, unknown>) => {
+      const row = info.row.original;
+      if (!row.deleted) return flexRender(definition.cell, info);
       if (definition.id === "actions") {
         return (
           <span className="muted">
-            Deleted{life.deleted_by ? ` by ${life.deleted_by}` : ""} at{" "}
-            {formatApiMoment(life.deleted)}
+            Deleted{row.deleted_by ? ` by ${row.deleted_by}` : ""} at {formatApiMoment(row.deleted)}
           </span>
         );
       }

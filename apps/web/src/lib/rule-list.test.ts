@@ -51,12 +51,42 @@ describe("rule list filters", () => {
   });
 });
 
+describe("the lifecycle status filter", () => {
+  const now = new Date("2026-11-25T12:00:00Z");
+  const lives = [
+    row({ id: "open" }),
+    row({ id: "started", start: "2026-01-01T00:00:00", end: "2026-12-01T00:00:00" }),
+    // The API's moments are UTC without an offset: 12:30 UTC is later than now wherever this runs.
+    row({ id: "later", start: "2026-11-25T12:30:00" }),
+    row({ id: "over", start: "2001-01-01T00:00:00", end: "2026-11-25T12:00:00" }),
+    row({ id: "gone", deleted: "2026-11-20T09:00:00", deleted_by: "admin" }),
+    row({ id: "gone-later", start: "2099-01-01T00:00:00", deleted: "2026-11-20T09:00:00" }),
+  ];
+  const ids = (status: "in_force" | "scheduled" | "ended" | "deleted") =>
+    filterRuleRows(lives, { status, now }).map((r) => r.id);
+
+  it("sorts rules into in force, scheduled, ended (an end at now has ended) and deleted", () => {
+    expect(ids("in_force")).toEqual(["open", "started"]);
+    expect(ids("scheduled")).toEqual(["later"]);
+    expect(ids("ended")).toEqual(["over"]);
+    // Deleted wins over the period a deleted rule had.
+    expect(ids("deleted")).toEqual(["gone", "gone-later"]);
+  });
+
+  it("combines with the other filters", () => {
+    expect(filterRuleRows(lives, { status: "in_force", q: "nothing", now })).toEqual([]);
+    expect(filterRuleRows(lives, { status: "deleted", kind: "threshold", now })).toEqual([]);
+  });
+});
+
 describe("the list's query string", () => {
   it("keeps known values and drops the rest", () => {
     expect(
       ZRuleListSearch.parse({ q: "m1", type: "rate", sort: "-cost", rule: "new:mapping" }),
     ).toEqual({ q: "m1", type: "rate", sort: "-cost", rule: "new:mapping" });
     expect(ZRuleListSearch.parse({ type: "free", q: 3 })).toEqual({});
+    expect(ZRuleListSearch.parse({ status: "deleted" })).toEqual({ status: "deleted" });
+    expect(ZRuleListSearch.parse({ status: "gone", deleted: "1" })).toEqual({});
   });
 
   it("names the rule in the panel, and ignores what it cannot read", () => {

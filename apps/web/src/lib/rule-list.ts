@@ -1,5 +1,11 @@
 import { z } from "zod";
-import type { RuleKind, RuleRow } from "./rules";
+import {
+  ruleLifecycleStatus,
+  ZRuleStatus,
+  type RuleKind,
+  type RuleRow,
+  type RuleStatus,
+} from "./rules";
 
 // The state of a rule list that lives in the query string (text, type, sort, and the rule open in
 // the side panel), and the filtering the browser does on the rows the API returned.
@@ -10,6 +16,8 @@ const optionalText = z.string().optional().catch(undefined);
 export const ZRuleListSearch = z.object({
   q: optionalText,
   type: z.enum(["flat", "rate"]).optional().catch(undefined),
+  /** Deleted rules are fetched (`deleted=true`) and listed only with status=deleted. */
+  status: ZRuleStatus,
   sort: optionalText,
   rule: optionalText,
 });
@@ -56,15 +64,24 @@ export interface RuleRowFilter {
   type?: RuleRow["type"] | undefined;
   /** Case-insensitive text searched in every shown column. */
   q?: string | undefined;
+  /**
+   * Only rules in this state. Without it, every row given is kept: deleted rows are in the rows
+   * only when the list fetched them for status=deleted.
+   */
+  status?: RuleStatus | undefined;
+  /** The moment "scheduled" and "ended" are judged at. */
+  now?: Date | undefined;
 }
 
 export function filterRuleRows(rows: readonly RuleRow[], filter: RuleRowFilter): RuleRow[] {
   const needle = (filter.q ?? "").trim().toLowerCase();
-  if (!filter.kind && !filter.type && !needle) return rows as RuleRow[];
+  if (!filter.kind && !filter.type && !needle && !filter.status) return rows as RuleRow[];
+  const now = filter.now ?? new Date();
   return rows.filter(
     (row) =>
       (!filter.kind || row.kind === filter.kind) &&
       (!filter.type || row.type === filter.type) &&
+      (!filter.status || ruleLifecycleStatus(row, now) === filter.status) &&
       (!needle || haystackOf(row).includes(needle)),
   );
 }

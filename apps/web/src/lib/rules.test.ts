@@ -5,6 +5,7 @@ import {
   formatSort,
   hasActiveFilter,
   parseSort,
+  ruleLifecycleStatus,
   ruleMatchesText,
   toApiFilters,
   ZExplorerSearch,
@@ -61,6 +62,35 @@ describe("explorer rows", () => {
     ]);
   });
 
+  it("carry the lifecycle the API gives", () => {
+    const [deleted] = buildRuleRows(
+      [
+        {
+          ...fieldMapping,
+          start: "2026-01-01T00:00:00",
+          end: null,
+          name: "small",
+          description: "Small flavour",
+          created_by: "alice",
+          deleted: "2026-11-20T09:00:00",
+          deleted_by: "bob",
+        },
+      ],
+      [],
+      lookups,
+    );
+    expect(deleted).toMatchObject({
+      start: "2026-01-01T00:00:00",
+      end: null,
+      name: "small",
+      description: "Small flavour",
+      created_by: "alice",
+      deleted: "2026-11-20T09:00:00",
+      deleted_by: "bob",
+    });
+    expect(ruleLifecycleStatus(deleted!)).toBe("deleted");
+  });
+
   it("filters by text on what is shown", () => {
     expect(rows.filter((row) => ruleMatchesText(row, "FLAVOR")).map((row) => row.id)).toEqual([
       "m1",
@@ -106,6 +136,12 @@ describe("explorer query string", () => {
     expect(toApiFilters(ZExplorerSearch.parse({ no_tenant: "1", tenant_id: "acme" }))).toEqual({
       filter_tenant: true,
     });
+    // Deleted rules come only with the API's deleted=true; the browser then keeps only them.
+    expect(toApiFilters(ZExplorerSearch.parse({ status: "deleted", created_by: "alice" }))).toEqual(
+      { created_by: "alice", deleted: true },
+    );
+    expect(toApiFilters(ZExplorerSearch.parse({ status: "scheduled" }))).toEqual({});
+    expect(ZExplorerSearch.parse({ status: "gone" }).status).toBeUndefined();
     expect(toApiFilters(ZExplorerSearch.parse({}))).toEqual({});
   });
 
@@ -113,6 +149,8 @@ describe("explorer query string", () => {
     expect(hasActiveFilter(ZExplorerSearch.parse({}))).toBe(false);
     expect(hasActiveFilter(ZExplorerSearch.parse({ sort: "cost" }))).toBe(false);
     expect(hasActiveFilter(ZExplorerSearch.parse({ q: "x" }))).toBe(true);
+    expect(hasActiveFilter(ZExplorerSearch.parse({ status: "ended" }))).toBe(true);
+    expect(hasActiveFilter(ZExplorerSearch.parse({ created_by: "alice" }))).toBe(true);
   });
 
   it("writes the sort order as text", () => {

@@ -9,6 +9,7 @@ import type {
   TThreshold,
 } from "@ratecard/validators";
 import { trimDecimal } from "./decimal";
+import { ruleStatus } from "./rule-form";
 
 // The rules explorer: mappings and thresholds of every service in one list. Server-side filters use
 // the REST API's names (service_id, field_id, group_id, no_group, tenant_id); kind, type, the text
@@ -32,6 +33,28 @@ export interface RuleRow {
   tenant: string;
   /** The revision read (RPC answers carry it), which a delete from the list sends. */
   revision?: number | undefined;
+  // The lifecycle as the API gives it (docs/lifecycle.md): moments in UTC without an offset.
+  start?: string | undefined;
+  end?: string | null | undefined;
+  deleted?: string | null | undefined;
+  deleted_by?: string | null | undefined;
+  created_by?: string | null | undefined;
+  name?: string | null | undefined;
+  description?: string | null | undefined;
+}
+
+/** Where a rule stands in its lifecycle; the rule lists filter on it (`?status=`). */
+export const RULE_STATUSES = ["in_force", "scheduled", "ended", "deleted"] as const;
+export type RuleStatus = (typeof RULE_STATUSES)[number];
+export const ZRuleStatus = z.enum(RULE_STATUSES).optional().catch(undefined);
+
+export function ruleLifecycleStatus(
+  row: Pick<RuleRow, "start" | "end" | "deleted">,
+  now: Date = new Date(),
+): RuleStatus {
+  if (row.deleted) return "deleted";
+  const status = ruleStatus(row, now);
+  return status === "Ended" ? "ended" : status === "Scheduled" ? "scheduled" : "in_force";
 }
 
 const ZFlag = z
@@ -50,6 +73,10 @@ export const ZExplorerSearch = z.object({
   tenant_id: ZOptionalText,
   no_tenant: ZFlag,
   type: z.enum(["flat", "rate"]).optional().catch(undefined),
+  /** Deleted rules are listed only with status=deleted (the API's `deleted=true`). */
+  status: ZRuleStatus,
+  /** The API's exact `created_by` filter (a user id). */
+  created_by: ZOptionalText,
   q: ZOptionalText,
   sort: ZOptionalText,
   /** The rule open in the side panel (see parseRulePanel); not a filter. */
@@ -73,6 +100,9 @@ export function toApiFilters(search: ExplorerSearch) {
         : {}),
     ...(filterTenant && { filter_tenant: true }),
     ...(search.tenant_id && !search.no_tenant ? { tenant_id: search.tenant_id } : {}),
+    ...(search.created_by && { created_by: search.created_by }),
+    // The API adds deleted rules to the others; the list then keeps only them (filterRuleRows).
+    ...(search.status === "deleted" && { deleted: true }),
   };
 }
 
@@ -87,6 +117,8 @@ export function hasActiveFilter(search: ExplorerSearch): boolean {
     search.tenant_id ||
     search.no_tenant ||
     search.type ||
+    search.status ||
+    search.created_by ||
     search.q,
   );
 }
@@ -130,6 +162,13 @@ export function buildRuleRows(
     groupName: label.groupName(rule.group_id),
     tenant: rule.tenant_id ?? "",
     revision: (rule as { revision?: number }).revision,
+    start: rule.start,
+    end: rule.end,
+    deleted: rule.deleted,
+    deleted_by: rule.deleted_by,
+    created_by: rule.created_by,
+    name: rule.name,
+    description: rule.description,
   });
   return [
     ...mappings.map((mapping): RuleRow => ({

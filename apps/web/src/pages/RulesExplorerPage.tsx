@@ -5,7 +5,7 @@ import { FlatRateHelp, GroupHelp, TenantHelp, ThresholdHelp } from "../component
 import { DebouncedInput } from "../components/DebouncedInput";
 import { EmptyState, NoMatch } from "../components/EmptyState";
 import { ErrorPanel } from "../components/QueryState";
-import { RuleList } from "../components/RuleList";
+import { RuleList, RuleStatusSelect } from "../components/RuleList";
 import { RulePanelLink, type NewRuleContext } from "../components/RuleTable";
 import { useLookups } from "../hooks";
 import { buildRuleRows, hasActiveFilter, toApiFilters, type ExplorerSearch } from "../lib/rules";
@@ -222,6 +222,27 @@ export function RulesExplorerPage() {
                     <option value="flat">Flat</option>
                     <option value="rate">Rate</option>
                   </select>
+                )}
+              </FilterField>
+              <FilterField label="Status">
+                {(id) => (
+                  <RuleStatusSelect
+                    id={id}
+                    value={search.status}
+                    onChange={(status) => update({ status })}
+                  />
+                )}
+              </FilterField>
+              <FilterField label="Created by">
+                {(id) => (
+                  <DebouncedInput
+                    id={id}
+                    key={`created-by-${resetCount}`}
+                    className="input"
+                    value={search.created_by ?? ""}
+                    placeholder="User id"
+                    onCommit={(user) => update({ created_by: user.trim() || undefined })}
+                  />
                 )}
               </FilterField>
               <FilterField label="Search" grow>
