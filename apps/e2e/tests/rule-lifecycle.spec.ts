@@ -160,7 +160,7 @@ test("a mapping's name, description, validity period and soft deletion in the co
   expect((await request.delete(`${HASHMAP}/mappings/${endedId}`)).status()).toBe(204);
 });
 
-test("the rules explorer filters by status and creator, and lists deleted rules", async ({
+test("the rules explorer filters by status, creator and description, and lists deleted rules", async ({
   page,
   request,
 }) => {
@@ -172,7 +172,7 @@ test("the rules explorer filters by status and creator, and lists deleted rules"
     expect(response.status()).toBe(201);
     return ((await response.json()) as { mapping_id: string }).mapping_id;
   };
-  await create("x.now");
+  await create("x.now", { description: "Nightly batch flavour" });
   const laterId = await create("x.later", { start: "2099-01-01" });
   const goneId = await create("x.gone");
   expect((await request.delete(`${HASHMAP}/mappings/${goneId}`)).status()).toBe(204);
@@ -211,6 +211,12 @@ test("the rules explorer filters by status and creator, and lists deleted rules"
   await page.reload();
   await expect(page.getByLabel("Created by")).toHaveValue("noauth");
   await expectNoAxeViolations(page);
+
+  // Description: the API's filter, any case, any part of it.
+  await page.getByLabel("Description").fill("BATCH");
+  await expect(page).toHaveURL(/description=BATCH/);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.filter({ hasText: "x.now" })).toBeVisible();
 
   // Leave no scheduled rule behind for the journeys that measure the explorer's columns.
   expect((await request.delete(`${HASHMAP}/mappings/${laterId}`)).status()).toBe(204);

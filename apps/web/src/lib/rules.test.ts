@@ -140,7 +140,9 @@ describe("explorer query string", () => {
     expect(toApiFilters(ZExplorerSearch.parse({ status: "deleted", created_by: "alice" }))).toEqual(
       { created_by: "alice", deleted: true },
     );
-    expect(toApiFilters(ZExplorerSearch.parse({ status: "scheduled" }))).toEqual({});
+    expect(
+      toApiFilters(ZExplorerSearch.parse({ status: "scheduled", description: "batch" })),
+    ).toEqual({ description: "batch" });
     expect(ZExplorerSearch.parse({ status: "gone" }).status).toBeUndefined();
     expect(toApiFilters(ZExplorerSearch.parse({}))).toEqual({});
   });
@@ -151,6 +153,7 @@ describe("explorer query string", () => {
     expect(hasActiveFilter(ZExplorerSearch.parse({ q: "x" }))).toBe(true);
     expect(hasActiveFilter(ZExplorerSearch.parse({ status: "ended" }))).toBe(true);
     expect(hasActiveFilter(ZExplorerSearch.parse({ created_by: "alice" }))).toBe(true);
+    expect(hasActiveFilter(ZExplorerSearch.parse({ description: "batch" }))).toBe(true);
   });
 
   it("writes the sort order as text", () => {

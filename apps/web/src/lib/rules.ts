@@ -77,6 +77,8 @@ export const ZExplorerSearch = z.object({
   status: ZRuleStatus,
   /** The API's exact `created_by` filter (a user id). */
   created_by: ZOptionalText,
+  /** The API's `description` filter: contains, in any case. */
+  description: ZOptionalText,
   q: ZOptionalText,
   sort: ZOptionalText,
   /** The rule open in the side panel (see parseRulePanel); not a filter. */
@@ -101,6 +103,7 @@ export function toApiFilters(search: ExplorerSearch) {
     ...(filterTenant && { filter_tenant: true }),
     ...(search.tenant_id && !search.no_tenant ? { tenant_id: search.tenant_id } : {}),
     ...(search.created_by && { created_by: search.created_by }),
+    ...(search.description && { description: search.description }),
     // The API adds deleted rules to the others; the list then keeps only them (filterRuleRows).
     ...(search.status === "deleted" && { deleted: true }),
   };
@@ -119,6 +122,7 @@ export function hasActiveFilter(search: ExplorerSearch): boolean {
     search.type ||
     search.status ||
     search.created_by ||
+    search.description ||
     search.q,
   );
 }

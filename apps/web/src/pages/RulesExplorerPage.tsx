@@ -245,6 +245,18 @@ export function RulesExplorerPage() {
                   />
                 )}
               </FilterField>
+              <FilterField label="Description">
+                {(id) => (
+                  <DebouncedInput
+                    id={id}
+                    key={`description-${resetCount}`}
+                    className="input"
+                    value={search.description ?? ""}
+                    placeholder="Contains…"
+                    onCommit={(text) => update({ description: text.trim() || undefined })}
+                  />
+                )}
+              </FilterField>
               <FilterField label="Search" grow>
                 {(id) => (
                   <DebouncedInput
