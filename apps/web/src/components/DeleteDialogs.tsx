@@ -325,8 +325,8 @@ export function DeleteRuleDialog({
       <p>Delete {description}? Prices that it set change at the next rating.</p>
       <p>
         The {kind} is kept as history (a soft delete): it leaves the lists and stops pricing, and
-        “Show deleted” still shows it with who deleted it and when. An identical {kind} can be
-        created again.
+        the Status filter’s “Deleted” still shows it with who deleted it and when. An identical{" "}
+        {kind} can be created again.
       </p>
       <Failure message={failure} />
     </ConfirmDialog>
