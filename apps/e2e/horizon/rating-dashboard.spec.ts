@@ -222,7 +222,18 @@ test("rating-admin configures hashmap, pyscripts and modules in Horizon", async 
     await expect(page.locator(".alert-success")).toContainText("Deleted Service Threshold");
     await expect(await openTab(page, "Service Thresholds")).toContainText("No items to display");
 
-    expect((await api.get(`${HASHMAP}/thresholds/${thresholdId}`)).status).toBe(404);
+    // Soft-deleted, as CloudKitty master does (docs/lifecycle.md): still readable as history,
+    // marked deleted by the Keystone user Horizon acted for, and out of the lists.
+    const removed = await held<{ deleted: string | null; deleted_by: string; created_by: string }>(
+      `${HASHMAP}/thresholds/${thresholdId}`,
+    );
+    expect(removed.deleted).not.toBeNull();
+    expect(removed.deleted_by).toBe(removed.created_by);
+    const { thresholds } = await held<{ thresholds: { threshold_id: string }[] }>(
+      `${HASHMAP}/thresholds`,
+      { service_id: serviceId },
+    );
+    expect(thresholds.map((rule) => rule.threshold_id)).not.toContain(thresholdId);
   });
 
   await test.step("creates a pyscript", async () => {

@@ -95,7 +95,7 @@ test("a mapping's name, description, validity period and soft deletion in the co
   );
   expect(asUtc(old?.start)).toBe(await utcOf(page, "2001-01-01T00:00"));
 
-  // A rule that starts later is "Scheduled"; one in force shows no status.
+  // A rule that starts later is "Scheduled"; beside it, one in force says "Active".
   await page.getByRole("link", { name: "Add field mapping", exact: true }).click();
   await panel.getByLabel("Value").fill("m1.later");
   await panel.getByLabel("Cost").fill("0.07");
@@ -107,6 +107,7 @@ test("a mapping's name, description, validity period and soft deletion in the co
   await expect(table.getByRole("row").filter({ hasText: "m1.small" })).not.toContainText(
     "Scheduled",
   );
+  await expect(table.getByRole("row").filter({ hasText: "m1.small" })).toContainText("Active");
   await expect(table.getByRole("row").filter({ hasText: "m1.ended" })).toContainText("Ended");
 
   // Deleting: kept as history, gone from the list, back with the Deleted status without actions.

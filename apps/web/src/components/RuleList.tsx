@@ -133,8 +133,15 @@ export function RuleList({
       meta: { width: "96px" },
       cell: (info) => {
         const life = info.row.original;
-        const text = life.deleted ? null : ruleStatus(life);
-        if (!text) return null;
+        if (life.deleted) return null;
+        const text = ruleStatus(life);
+        // The column shows only beside scheduled or ended rules; there, the others say they count.
+        if (!text)
+          return (
+            <span className="tag in-force" title="In force now">
+              Active
+            </span>
+          );
         const title =
           text === "Scheduled" && life.start
             ? `Starts ${formatApiMoment(life.start)}`
