@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rpc, sessionHeaders, signIn, type Session } from "./support/auth.js";
+import { rpc, type Session, sessionHeaders, signInAdminAndReader } from "./support/auth.js";
 import { createClient, HASHMAP } from "./support/client.js";
 import { startServer, type TestServer } from "./support/server.js";
 
@@ -7,7 +7,6 @@ import { startServer, type TestServer } from "./support/server.js";
 // reading the trail takes ratecard:read_audit (admins by default), over REST and RPC alike.
 
 const ADMIN_PASSWORD = "correct horse battery staple";
-const READER_PASSWORD = "reader password 123";
 const AUDIT = "/v1/ratecard/audit";
 
 let server: TestServer;
@@ -18,15 +17,7 @@ beforeAll(async () => {
   server = await startServer({
     env: { AUTH_STRATEGY: "local", RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
   });
-  admin = await signIn(server.baseUrl, { username: "admin", password: ADMIN_PASSWORD });
-  const created = await rpc(
-    server.baseUrl,
-    "accounts.users.create",
-    { name: "viewer", role: "reader", password: READER_PASSWORD },
-    { type: "mutation", headers: sessionHeaders(admin) },
-  );
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  reader = await signIn(server.baseUrl, { username: "viewer", password: READER_PASSWORD });
+  ({ admin, reader } = await signInAdminAndReader(server.baseUrl, ADMIN_PASSWORD));
 });
 afterAll(async () => {
   await server?.stop();

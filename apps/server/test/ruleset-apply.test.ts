@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rpc, sessionHeaders, signIn, type Session } from "./support/auth.js";
+import { rpc, type Session, sessionHeaders, signInAdminAndReader } from "./support/auth.js";
 import { createClient, HASHMAP, PYSCRIPTS, type Client } from "./support/client.js";
 import { expectFault } from "./support/hashmap.js";
 import { startServer, type TestServer } from "./support/server.js";
@@ -457,7 +457,6 @@ describe("apply (noauth)", () => {
 
 describe("apply policy (local accounts)", () => {
   const ADMIN_PASSWORD = "correct horse battery staple";
-  const READER_PASSWORD = "reader password 123";
   let server: TestServer;
   let admin: Session;
   let reader: Session;
@@ -468,15 +467,7 @@ describe("apply policy (local accounts)", () => {
     server = await startServer({
       env: { AUTH_STRATEGY: "local", RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
     });
-    admin = await signIn(server.baseUrl, { username: "admin", password: ADMIN_PASSWORD });
-    const created = await rpc(
-      server.baseUrl,
-      "accounts.users.create",
-      { name: "viewer", role: "reader", password: READER_PASSWORD },
-      { type: "mutation", headers: sessionHeaders(admin) },
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    reader = await signIn(server.baseUrl, { username: "viewer", password: READER_PASSWORD });
+    ({ admin, reader } = await signInAdminAndReader(server.baseUrl, ADMIN_PASSWORD));
     const tokenFor = async (session: Session) => {
       const answer = await rpc(
         server.baseUrl,

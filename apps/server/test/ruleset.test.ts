@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import YAML from "yaml";
-import { rpc, sessionHeaders, signIn, type Session } from "./support/auth.js";
+import { rpc, type Session, sessionHeaders, signInAdminAndReader } from "./support/auth.js";
 import { createClient, HASHMAP, PYSCRIPTS, type Client } from "./support/client.js";
 import { expectFault, seeder } from "./support/hashmap.js";
 import { startServer, type TestServer } from "./support/server.js";
@@ -304,24 +304,14 @@ describe("export and plan (noauth)", () => {
 
 describe("policy (local accounts)", () => {
   const ADMIN_PASSWORD = "correct horse battery staple";
-  const READER_PASSWORD = "reader password 123";
   let server: TestServer;
-  let admin: Session;
   let reader: Session;
 
   beforeAll(async () => {
     server = await startServer({
       env: { AUTH_STRATEGY: "local", RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
     });
-    admin = await signIn(server.baseUrl, { username: "admin", password: ADMIN_PASSWORD });
-    const created = await rpc(
-      server.baseUrl,
-      "accounts.users.create",
-      { name: "viewer", role: "reader", password: READER_PASSWORD },
-      { type: "mutation", headers: sessionHeaders(admin) },
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    reader = await signIn(server.baseUrl, { username: "viewer", password: READER_PASSWORD });
+    ({ reader } = await signInAdminAndReader(server.baseUrl, ADMIN_PASSWORD));
   });
   afterAll(async () => {
     await server?.stop();

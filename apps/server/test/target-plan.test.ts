@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rpc, sessionHeaders, signIn } from "./support/auth.js";
+import { rpc, sessionHeaders, signInAdminAndReader } from "./support/auth.js";
 import { createClient, HASHMAP, type Client } from "./support/client.js";
 import { expectFault, UNKNOWN_ID } from "./support/hashmap.js";
 import { startServer, type TestServer } from "./support/server.js";
@@ -181,17 +181,7 @@ describe("POST /v1/ratecard/targets/{id}/plan: policy", () => {
   });
 
   it("refuses a reader (ratecard:manage_targets)", async () => {
-    const admin = await signIn(server.baseUrl, { username: "admin", password: ADMIN_PASSWORD });
-    await rpc(
-      server.baseUrl,
-      "accounts.users.create",
-      { name: "viewer", role: "reader", password: "reader password 123" },
-      { type: "mutation", headers: sessionHeaders(admin) },
-    );
-    const reader = await signIn(server.baseUrl, {
-      username: "viewer",
-      password: "reader password 123",
-    });
+    const { admin, reader } = await signInAdminAndReader(server.baseUrl, ADMIN_PASSWORD);
     const asReader = await rpc(
       server.baseUrl,
       "targets.plan",

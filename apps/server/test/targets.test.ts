@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rpc, sessionHeaders, signIn } from "./support/auth.js";
+import { rpc, sessionHeaders, signInAdminAndReader } from "./support/auth.js";
 import { createClient, type ApiResponse, type Client } from "./support/client.js";
 import { queryDatabase } from "./support/database.js";
 import { expectFault, UNKNOWN_ID } from "./support/hashmap.js";
@@ -384,18 +384,7 @@ describe("CloudKitty targets: policy", () => {
   });
 
   it("lets only admins manage targets (ratecard:manage_targets), over REST and RPC", async () => {
-    const admin = await signIn(server.baseUrl, { username: "admin", password: ADMIN_PASSWORD });
-    const created = await rpc(
-      server.baseUrl,
-      "accounts.users.create",
-      { name: "viewer", role: "reader", password: "reader password 123" },
-      { type: "mutation", headers: sessionHeaders(admin) },
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const reader = await signIn(server.baseUrl, {
-      username: "viewer",
-      password: "reader password 123",
-    });
+    const { admin, reader } = await signInAdminAndReader(server.baseUrl, ADMIN_PASSWORD);
     const asReader = await rpc(server.baseUrl, "targets.list", undefined, {
       headers: sessionHeaders(reader),
     });

@@ -70,6 +70,31 @@ export const sessionHeaders = (session: Session) => ({
   "x-csrf-token": session.csrfToken,
 });
 
+/** The reader a test makes beside the first admin (AUTH_STRATEGY=local). */
+export const READER = { username: "viewer", password: "reader password 123" };
+
+/**
+ * On a server with AUTH_STRATEGY=local: the first admin signed in with `adminPassword`, and a
+ * reader (READER) created by that admin and signed in.
+ */
+export async function signInAdminAndReader(
+  baseUrl: string,
+  adminPassword: string,
+): Promise<{ admin: Session; reader: Session }> {
+  const admin = await signIn(baseUrl, { username: "admin", password: adminPassword });
+  const created = await rpc(
+    baseUrl,
+    "accounts.users.create",
+    { name: READER.username, role: "reader", password: READER.password },
+    { type: "mutation", headers: sessionHeaders(admin) },
+  );
+  if (created.status !== 200)
+    throw new Error(
+      `creating the reader failed: ${created.status} ${JSON.stringify(created.body)}`,
+    );
+  return { admin, reader: await signIn(baseUrl, READER) };
+}
+
 const serverEntry = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   "../../dist/main.js",
