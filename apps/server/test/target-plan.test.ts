@@ -1,13 +1,11 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rpc, sessionHeaders, signInAdminAndReader } from "./support/auth.js";
 import { createClient, HASHMAP, type Client } from "./support/client.js";
 import { expectFault, UNKNOWN_ID } from "./support/hashmap.js";
+import { referenceCloudKitty } from "./support/cloudkitty.js";
 import { startServer, type TestServer } from "./support/server.js";
 
 // The read-only plan of a CloudKitty target (issue 14, section 4) over real HTTP, against a real
@@ -16,25 +14,12 @@ import { startServer, type TestServer } from "./support/server.js";
 
 const TARGETS = "/v1/ratecard/targets";
 
-const run = promisify(execFile);
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const referenceDir =
-  process.env.CLOUDKITTY_REFERENCE_DIR ??
-  path.resolve(repositoryRoot, "../shared/reference/cloudkitty");
-const CK_DIR = process.env.CK_PLAN_TEST_DIR ?? "/tmp/ck-server-target-plan";
-const CK_PORT = Number(process.env.CK_PLAN_TEST_PORT ?? 8951);
-const CK_URL = `http://127.0.0.1:${CK_PORT}`;
-const ckEnv = { ...process.env, CK_DIR, CK_PORT: String(CK_PORT) };
-const script = (name: string) => path.join(referenceDir, name);
-
-async function cli(...args: string[]): Promise<Record<string, string>> {
-  const { stdout } = await run(
-    "cloudkitty",
-    ["--os-auth-type", "cloudkitty-noauth", "--os-endpoint", CK_URL, ...args, "-f", "json"],
-    { timeout: 60_000 },
-  );
-  return (JSON.parse(stdout) as Record<string, string>[])[0]!;
-}
+const cloudKitty = referenceCloudKitty({
+  dir: process.env.CK_PLAN_TEST_DIR ?? "/tmp/ck-server-target-plan",
+  port: Number(process.env.CK_PLAN_TEST_PORT ?? 8951),
+});
+const CK_URL = cloudKitty.url;
+const cli = cloudKitty.cli;
 
 const brief = (operations: any[]) =>
   operations.map((o) => [o.op, o.kind, o.path]).sort((a, b) => (a.join() < b.join() ? -1 : 1));
@@ -44,8 +29,7 @@ describe("POST /v1/ratecard/targets/{id}/plan", () => {
   let api: Client;
 
   beforeAll(async () => {
-    await run(script("start.sh"), [], { env: ckEnv, timeout: 15 * 60_000 });
-    await run(script("reset.sh"), [], { env: ckEnv, timeout: 60_000 });
+    await cloudKitty.start();
     server = await startServer({
       env: { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-target-plan-")) },
     });
@@ -53,7 +37,7 @@ describe("POST /v1/ratecard/targets/{id}/plan", () => {
   }, 16 * 60_000);
   afterAll(async () => {
     await server?.stop();
-    await run(script("stop.sh"), [], { env: ckEnv, timeout: 60_000 });
+    await cloudKitty.stop();
   }, 120_000);
 
   it("is empty after an import, then lists exactly Ratecard's changes and CloudKitty's extras", async () => {

@@ -1,14 +1,12 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rpc, sessionHeaders, signInAdminAndReader } from "./support/auth.js";
 import { createClient, type ApiResponse, type Client } from "./support/client.js";
 import { queryDatabase } from "./support/database.js";
 import { expectFault, UNKNOWN_ID } from "./support/hashmap.js";
+import { referenceCloudKitty } from "./support/cloudkitty.js";
 import { startServer, type TestServer } from "./support/server.js";
 
 // CloudKitty targets and import (issue 14, sections 2 and 3) over real HTTP: registration with
@@ -19,26 +17,12 @@ import { startServer, type TestServer } from "./support/server.js";
 const TARGETS = "/v1/ratecard/targets";
 const RULESET = "/v1/ratecard/ruleset";
 
-const run = promisify(execFile);
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const referenceDir =
-  process.env.CLOUDKITTY_REFERENCE_DIR ??
-  path.resolve(repositoryRoot, "../shared/reference/cloudkitty");
-const CK_DIR = process.env.CK_TARGETS_TEST_DIR ?? "/tmp/ck-server-targets";
-const CK_PORT = Number(process.env.CK_TARGETS_TEST_PORT ?? 8942);
-const CK_URL = `http://127.0.0.1:${CK_PORT}`;
-const ckEnv = { ...process.env, CK_DIR, CK_PORT: String(CK_PORT) };
-const script = (name: string) => path.join(referenceDir, name);
-
-/** The real CLI in noauth, `-f json` output parsed. */
-async function cli(...args: string[]): Promise<Record<string, string>> {
-  const { stdout } = await run(
-    "cloudkitty",
-    ["--os-auth-type", "cloudkitty-noauth", "--os-endpoint", CK_URL, ...args, "-f", "json"],
-    { timeout: 60_000 },
-  );
-  return (JSON.parse(stdout) as Record<string, string>[])[0]!;
-}
+const cloudKitty = referenceCloudKitty({
+  dir: process.env.CK_TARGETS_TEST_DIR ?? "/tmp/ck-server-targets",
+  port: Number(process.env.CK_TARGETS_TEST_PORT ?? 8942),
+});
+const CK_URL = cloudKitty.url;
+const cli = cloudKitty.cli;
 
 const SECRET = "s3cr3t-application-credential-Zq9";
 const PASSWORD = "pa55word-of-the-rating-user-Xk2";
@@ -57,15 +41,14 @@ describe("CloudKitty targets", () => {
 
   beforeAll(async () => {
     // The first start installs Debian's CloudKitty packages: minutes.
-    await run(script("start.sh"), [], { env: ckEnv, timeout: 15 * 60_000 });
-    await run(script("reset.sh"), [], { env: ckEnv, timeout: 60_000 });
+    await cloudKitty.start();
     // Its own data directory, where the target key is generated (on PostgreSQL too).
     server = await startServer({ env: { DATA_DIR: dataDir } });
     api = createClient(server.baseUrl);
   }, 16 * 60_000);
   afterAll(async () => {
     await server?.stop();
-    await run(script("stop.sh"), [], { env: ckEnv, timeout: 60_000 });
+    await cloudKitty.stop();
   }, 120_000);
 
   it("registers noauth and Keystone-shaped targets without ever answering their secrets", async () => {
