@@ -12,6 +12,7 @@ import {
 } from "@ratecard/ruleset";
 import { fail } from "./errors.js";
 import type { AuditResourceType } from "./audit.js";
+import { REPLAY_KINDS } from "./history-replay.js";
 
 // The whole rule set as one reviewable document (issue 14): export and plan. The document's
 // format, canonical text and plans are @ratecard/ruleset's; this module decides what the revision
@@ -25,19 +26,12 @@ function isPostgres(prisma: PrismaClient): boolean {
 }
 
 /**
- * The audit trail's resource types that the rule-set document holds. Other changes (accounts,
- * tokens, warning acknowledgements, CloudKitty targets) are audited too but leave the rule set as
- * it was: they must not move its revision, or a plan would be refused for a target's new name.
+ * The audit trail's resource types that the rule-set document holds (the kinds the replay of the
+ * trail rebuilds). Other changes (accounts, tokens, warning acknowledgements, CloudKitty targets)
+ * are audited too but leave the rule set as it was: they must not move its revision, or a plan
+ * would be refused for a target's new name.
  */
-const RULE_SET_RESOURCE_TYPES: AuditResourceType[] = [
-  "service",
-  "field",
-  "group",
-  "mapping",
-  "threshold",
-  "script",
-  "module",
-];
+const RULE_SET_RESOURCE_TYPES: readonly AuditResourceType[] = REPLAY_KINDS;
 
 /**
  * The rule set's revision: the number of the newest audit event about the rule set. Every change
@@ -46,7 +40,7 @@ const RULE_SET_RESOURCE_TYPES: AuditResourceType[] = [
  */
 export async function ruleSetRevision(tx: Prisma.TransactionClient): Promise<string> {
   const newest = await tx.auditEvent.findFirst({
-    where: { resourceType: { in: RULE_SET_RESOURCE_TYPES } },
+    where: { resourceType: { in: [...RULE_SET_RESOURCE_TYPES] } },
     orderBy: { seq: "desc" },
     select: { seq: true },
   });
