@@ -125,8 +125,6 @@ export function RuleList({
       onDelete: setDeleting,
     });
     const withDeleted = withDeletedRows(base);
-    const actions = withDeleted.findIndex((candidate) => candidate.id === "actions");
-    const at = actions === -1 ? withDeleted.length : actions;
     const status = column.display({
       id: "status",
       header: () => <span className="visually-hidden">Status</span>,
@@ -155,14 +153,7 @@ export function RuleList({
         );
       },
     });
-    const withStatus = hasStatus
-      ? [...withDeleted.slice(0, at), status, ...withDeleted.slice(at)]
-      : withDeleted;
-    if (!hasBadges) return withStatus;
-    const base2 = withStatus;
     // Beside the row's actions: only rows with a warning show anything.
-    const actions2 = base2.findIndex((candidate) => candidate.id === "actions");
-    const at2 = actions2 === -1 ? base2.length : actions2;
     const warnings = column.display({
       id: "warnings",
       header: () => <span className="visually-hidden">Warnings</span>,
@@ -172,7 +163,10 @@ export function RuleList({
         return badge ? <WarningBadge badge={badge} panel={warningsPanel} /> : null;
       },
     });
-    return [...base2.slice(0, at2), warnings, ...base2.slice(at2)];
+    return beforeActions(withDeleted, [
+      ...(hasStatus ? [status] : []),
+      ...(hasBadges ? [warnings] : []),
+    ]);
   }, [
     matchHeader,
     showKind,
@@ -249,6 +243,13 @@ function useRuleWarningBadges(rows: readonly RuleRow[]): Map<string, RuleWarning
   const { lookups } = useLookups();
   const filter = useMemo(() => warningsFilterForRows(rows, lookups), [rows, lookups]);
   return useWarningBadges(filter, rows.length > 0);
+}
+
+/** `columns` with `added` just before the row's actions (or at the end without them). */
+function beforeActions<T extends { id?: string | undefined }>(columns: T[], added: T[]): T[] {
+  const actions = columns.findIndex((candidate) => candidate.id === "actions");
+  const at = actions === -1 ? columns.length : actions;
+  return [...columns.slice(0, at), ...added, ...columns.slice(at)];
 }
 
 /** Per rule id, the badge of the warnings that involve it (hashmap.warnings with `filter`). */
