@@ -437,6 +437,31 @@ export interface TargetImport {
 }
 
 /**
+ * The target's whole rule set, read through its v1 API and converted into a document with
+ * CloudKitty's ids (and the report of what Ratecard cannot hold); a failed read is a 409 naming
+ * the target.
+ */
+async function readTargetRuleSet(
+  prisma: PrismaClient,
+  box: TargetSecretBox,
+  row: TargetRow,
+): Promise<ReturnType<typeof convertRuleSet> & { requestCount: number }> {
+  const client = new CloudKittyClient(clientTarget(row, box), { timeoutMs: REQUEST_TIMEOUT_MS });
+  let source;
+  try {
+    source = await client.readRuleSet();
+  } catch (error) {
+    if (error instanceof CloudKittyClientError) {
+      throw fail.conflict(`Reading target ${row.name} failed: ${error.message}`);
+    }
+    throw error;
+  }
+  const modules = await prisma.ratingModule.findMany({ select: { id: true } });
+  const converted = convertRuleSet(source, { modules: modules.map((m) => m.id) });
+  return { ...converted, requestCount: source.requestCount };
+}
+
+/**
  * Reads the target's whole rule set and stores it in Ratecard with CloudKitty's ids, in one
  * transaction (the rule-set apply). Into an empty Ratecard unless `merge`: then what Ratecard
  * lacks is added and what it has is kept, each difference reported as a conflict.
@@ -449,22 +474,11 @@ export async function importTarget(
   audit: AuditContext,
 ): Promise<TargetImport> {
   const row = await findRow(prisma, targetId);
-  const client = new CloudKittyClient(clientTarget(row, box), { timeoutMs: REQUEST_TIMEOUT_MS });
   const readStart = performance.now();
-  let source;
-  try {
-    source = await client.readRuleSet();
-  } catch (error) {
-    if (error instanceof CloudKittyClientError) {
-      throw fail.conflict(`Reading target ${row.name} failed: ${error.message}`);
-    }
-    throw error;
-  }
+  const { document, report, requestCount } = await readTargetRuleSet(prisma, box, row);
   const readMs = performance.now() - readStart;
 
   const writeStart = performance.now();
-  const modules = await prisma.ratingModule.findMany({ select: { id: true } });
-  const { document, report } = convertRuleSet(source, { modules: modules.map((m) => m.id) });
   const current = await currentRuleSet(prisma);
   let desired = document;
   let conflicts: MergeConflict[] = [];
@@ -506,7 +520,7 @@ export async function importTarget(
     applied: applied.counts,
     report,
     conflicts,
-    request_count: source.requestCount,
+    request_count: requestCount,
     read_ms: Math.round(readMs),
     write_ms: Math.round(writeMs),
   };
@@ -535,18 +549,7 @@ export async function planTargetRules(
   targetId: string,
 ): Promise<TargetPlanResult> {
   const row = await findRow(prisma, targetId);
-  const client = new CloudKittyClient(clientTarget(row, box), { timeoutMs: REQUEST_TIMEOUT_MS });
-  let source;
-  try {
-    source = await client.readRuleSet();
-  } catch (error) {
-    if (error instanceof CloudKittyClientError) {
-      throw fail.conflict(`Reading target ${row.name} failed: ${error.message}`);
-    }
-    throw error;
-  }
-  const modules = await prisma.ratingModule.findMany({ select: { id: true } });
-  const { document, report } = convertRuleSet(source, { modules: modules.map((m) => m.id) });
+  const { document, report, requestCount } = await readTargetRuleSet(prisma, box, row);
   const current = await currentRuleSet(prisma);
   const plan = planTarget(current, document, {
     prune: row.prune,
@@ -562,6 +565,6 @@ export async function planTargetRules(
     prune: row.prune,
     ...plan,
     skipped: report.skipped,
-    request_count: source.requestCount,
+    request_count: requestCount,
   };
 }
