@@ -6,3 +6,4 @@ export * from "./python.js";
 export * from "./scripts.js";
 export * from "./warning-acks.js";
 export * from "./lifecycle.js";
+export * from "./audit.js";

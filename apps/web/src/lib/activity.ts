@@ -1,21 +1,12 @@
+import { AUDIT_OPERATIONS, AUDIT_RESOURCE_TYPES } from "@ratecard/validators";
 import { z } from "zod";
 
 // The activity page's filters, kept in the address so that a view can be reloaded and shared.
 
-export const ACTIVITY_RESOURCE_TYPES = [
-  "service",
-  "field",
-  "group",
-  "mapping",
-  "threshold",
-  "script",
-  "module",
-  "user",
-  "token",
-  "warning",
-  "target",
-] as const;
-export const ACTIVITY_OPERATIONS = ["create", "update", "delete"] as const;
+export {
+  AUDIT_RESOURCE_TYPES as ACTIVITY_RESOURCE_TYPES,
+  AUDIT_OPERATIONS as ACTIVITY_OPERATIONS,
+} from "@ratecard/validators";
 
 const day = z
   .string()
@@ -24,8 +15,8 @@ const day = z
   .catch(undefined);
 
 export const ZActivitySearch = z.object({
-  resource: z.enum(ACTIVITY_RESOURCE_TYPES).optional().catch(undefined),
-  operation: z.enum(ACTIVITY_OPERATIONS).optional().catch(undefined),
+  resource: z.enum(AUDIT_RESOURCE_TYPES).optional().catch(undefined),
+  operation: z.enum(AUDIT_OPERATIONS).optional().catch(undefined),
   user: z.string().min(1).optional().catch(undefined),
   from: day,
   to: day,

@@ -1,4 +1,10 @@
 import type { AuditEventRow, NewAuditEvent, Prisma, PrismaClient } from "@ratecard/db";
+import {
+  AUDIT_OPERATIONS,
+  AUDIT_RESOURCE_TYPES,
+  type AuditOperation,
+  type AuditResourceType,
+} from "@ratecard/validators";
 import { fail } from "./errors.js";
 
 // The audit trail: every change to a resource appends one event in the transaction of the change
@@ -25,25 +31,8 @@ export const UNATTRIBUTED: AuditContext = {
   requestId: null,
 };
 
-export const AUDIT_RESOURCE_TYPES = [
-  "service",
-  "field",
-  "group",
-  "mapping",
-  "threshold",
-  "script",
-  "module",
-  // Local accounts (AUTH_STRATEGY=local): users and API tokens, never a password or secret.
-  "user",
-  "token",
-  // An acknowledged rule-set warning (domain/warnings-ack.ts), keyed by the warning's key.
-  "warning",
-  // A CloudKitty target (domain/targets.ts): its connection without the secret.
-  "target",
-] as const;
-export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
-export const AUDIT_OPERATIONS = ["create", "update", "delete"] as const;
-export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
+// The lists live in the validators, which the console reads too.
+export { AUDIT_OPERATIONS, AUDIT_RESOURCE_TYPES, type AuditOperation, type AuditResourceType };
 
 /**
  * What a delete took with it (`deleted`: the rows removed beneath it) or changed (`detached`: the
