@@ -20,6 +20,7 @@ import {
   ZGroupList,
   ZMapping,
   ZMappingList,
+  ZMetricList,
   ZModule,
   ZModuleList,
   ZScript,
@@ -31,6 +32,7 @@ import {
   type CkField,
   type CkGroup,
   type CkMapping,
+  type CkMetric,
   type CkModule,
   type CkRuleType,
   type CkScript,
@@ -304,6 +306,16 @@ export class CloudKittyClient {
   }
   getScript(scriptId: string): Promise<CkScript> {
     return this.#get(`${PYSCRIPTS}/scripts/${encodeURIComponent(scriptId)}`, ZScript);
+  }
+
+  /**
+   * The metrics CloudKitty collects, with the metadata it keeps of each (`GET /v1/info/metrics`),
+   * or null when it has none configured (CloudKitty answers 405 then).
+   */
+  async listMetrics(): Promise<CkMetric[] | null> {
+    const answer = await this.#call("GET", "/v1/info/metrics", { accept: [200, 405] });
+    if (answer.status === 405) return null;
+    return readAnswer(answer, ZMetricList).metrics;
   }
 
   /**

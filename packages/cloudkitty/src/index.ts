@@ -30,6 +30,7 @@ export type {
   CkField,
   CkGroup,
   CkMapping,
+  CkMetric,
   CkModule,
   CkRuleType,
   CkScript,

@@ -94,6 +94,17 @@ export const ZThresholdList = z.object({ thresholds: z.array(ZThreshold) });
 export const ZScriptList = z.object({ scripts: z.array(ZScript) });
 export const ZModuleList = z.object({ modules: z.array(ZModule) });
 
+/** `GET /v1/info/metrics`: each metric CloudKitty collects and the metadata it keeps of it. */
+export const ZMetricList = z.object({
+  metrics: z.array(
+    z.object({
+      metric_id: z.string(),
+      metadata: z.array(z.string()).default([]),
+      unit: z.string().nullish(),
+    }),
+  ),
+});
+
 /** CloudKitty's error body. */
 export const ZFault = z.object({ faultcode: z.string(), faultstring: z.string() });
 
@@ -105,6 +116,7 @@ export type CkThreshold = z.output<typeof ZThreshold>;
 export type CkScript = z.output<typeof ZScript>;
 export type CkModule = z.output<typeof ZModule>;
 export type CkRuleType = z.output<typeof ZRuleType>;
+export type CkMetric = z.output<typeof ZMetricList>["metrics"][number];
 
 /** Keystone's POST /v3/auth/tokens answer: only what finding the rating endpoint needs. */
 export const ZKeystoneToken = z.object({
