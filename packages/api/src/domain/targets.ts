@@ -103,6 +103,10 @@ export interface TTarget {
   name: string;
   mode: TargetMode;
   prune: boolean;
+  /** Whether apply pushes pyscripts (code CloudKitty's processor runs). */
+  push_scripts: boolean;
+  /** Whether apply pushes module states (enabled, priority), which change what is billed. */
+  push_modules: boolean;
   connection: TargetConnection;
   /** Whether a secret is stored (never the secret). */
   has_secret: boolean;
@@ -130,6 +134,8 @@ function render(row: TargetRow): TTarget {
     name: row.name,
     mode: row.mode as TargetMode,
     prune: row.prune,
+    push_scripts: row.pushScripts,
+    push_modules: row.pushModules,
     connection: JSON.parse(row.connection) as TargetConnection,
     has_secret: row.secret !== null,
     revision: row.revision,
@@ -157,6 +163,8 @@ export interface TargetCreate {
   name: string;
   mode: TargetMode;
   prune?: boolean;
+  push_scripts?: boolean;
+  push_modules?: boolean;
   connection: unknown;
 }
 
@@ -164,6 +172,8 @@ export interface TargetPatch {
   name?: string;
   mode?: TargetMode;
   prune?: boolean;
+  push_scripts?: boolean;
+  push_modules?: boolean;
   /** The whole connection; a Keystone credential's secret may be left out to keep the stored one. */
   connection?: unknown;
 }
@@ -254,6 +264,8 @@ export async function createTarget(
             name,
             mode: input.mode,
             prune: input.prune ?? false,
+            pushScripts: input.push_scripts ?? false,
+            pushModules: input.push_modules ?? false,
             kind: stored.kind,
             connection: JSON.stringify(stored),
             secret: secret === null ? null : box.seal(id, secret),
@@ -294,6 +306,8 @@ export async function updateTarget(
       if (name !== undefined) data.name = name;
       if (patch.mode !== undefined) data.mode = patch.mode;
       if (patch.prune !== undefined) data.prune = patch.prune;
+      if (patch.push_scripts !== undefined) data.pushScripts = patch.push_scripts;
+      if (patch.push_modules !== undefined) data.pushModules = patch.push_modules;
       if (patch.connection !== undefined) {
         const { stored, secret } = split(
           parseConnection(

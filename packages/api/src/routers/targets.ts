@@ -12,6 +12,7 @@ import {
   updateTarget,
 } from "../domain/targets.js";
 import { TARGET_PLAN_OPS } from "@ratecard/bridge";
+import { getRun, listRuns, TARGET_RUN_KINDS, TARGET_RUN_STATUSES } from "../domain/target-runs.js";
 import { publicProcedure, router } from "../trpc.js";
 import { created, deleted } from "./rest.js";
 import { auditOf } from "./revisions.js";
@@ -93,6 +94,8 @@ const ZTargetOut = z.object({
   name: z.string(),
   mode: ZMode,
   prune: z.boolean(),
+  push_scripts: z.boolean(),
+  push_modules: z.boolean(),
   connection: ZConnectionOut,
   has_secret: z.boolean(),
   revision: z.number(),
@@ -192,6 +195,26 @@ const withoutNulls = <T extends object>(report: T) =>
 
 const ZTargetId = z.strictObject({ target_id: ZPathId });
 
+const ZRunBrief = z.object({
+  run_id: z.string(),
+  target_id: z.string(),
+  kind: z.enum(TARGET_RUN_KINDS),
+  status: z.enum(TARGET_RUN_STATUSES),
+  actor: z.string().nullable(),
+  ratecard_revision: z.string().nullable(),
+  target_fingerprint: z.string().nullable(),
+  plan_id: z.string().nullable(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  summary: z.record(z.string(), z.unknown()),
+  operation_count: z.number(),
+  error: z.string().nullable(),
+});
+const ZRun = ZRunBrief.extend({
+  operations: z.array(z.unknown()),
+  document: z.unknown(),
+});
+
 export const targetsRouter = router({
   list: publicProcedure
     .meta({
@@ -232,7 +255,9 @@ export const targetsRouter = router({
         description:
           "A CloudKitty deployment to import from (`import-source`, read only) or apply to " +
           "(`managed`). `prune`: whether apply deletes rules that exist only in CloudKitty " +
-          "(default false). The credential's secret is stored encrypted and never returned. " +
+          "(default false). `push_scripts`, `push_modules`: whether apply pushes pyscripts " +
+          "(code CloudKitty's processor runs) and module states (enabled, priority); default " +
+          "false. The credential's secret is stored encrypted and never returned. " +
           "Policy: ratecard:manage_targets.",
         protect: false,
       },
@@ -242,6 +267,8 @@ export const targetsRouter = router({
         name: z.string(),
         mode: ZMode,
         prune: ZFlag.optional(),
+        push_scripts: ZFlag.optional(),
+        push_modules: ZFlag.optional(),
         connection: ZConnectionIn,
       }),
     )
@@ -270,6 +297,8 @@ export const targetsRouter = router({
         name: z.string().optional(),
         mode: ZMode.optional(),
         prune: ZFlag.optional(),
+        push_scripts: ZFlag.optional(),
+        push_modules: ZFlag.optional(),
         connection: ZConnectionIn.optional(),
       }),
     )
@@ -370,4 +399,49 @@ export const targetsRouter = router({
     .mutation(({ ctx, input }) =>
       planTargetRules(ctx.prisma, ctx.targetSecrets(), input.target_id),
     ),
+
+  runs: publicProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${TARGETS}/{target_id}/runs`,
+        tags,
+        summary: "List a CloudKitty target's runs",
+        description:
+          "The target's import, plan, apply and drift runs, newest first (`limit`, default 50), " +
+          "without their operations and documents (see the run itself).",
+        protect: false,
+      },
+    })
+    .input(
+      z.strictObject({
+        target_id: ZPathId,
+        limit: z.coerce.number().int().min(1).max(1000).optional(),
+        kind: z.enum(TARGET_RUN_KINDS).optional(),
+      }),
+    )
+    .output(z.object({ runs: z.array(ZRunBrief) }))
+    .query(async ({ ctx, input }) => ({
+      runs: await listRuns(ctx.prisma, input.target_id, {
+        ...(input.limit === undefined ? {} : { limit: input.limit }),
+        ...(input.kind === undefined ? {} : { kind: input.kind }),
+      }),
+    })),
+
+  run: publicProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${TARGETS}/{target_id}/runs/{run_id}`,
+        tags,
+        summary: "Get one run of a CloudKitty target",
+        description:
+          "Everything kept of the run: each operation with CloudKitty's status and request id, " +
+          "and for an apply the Ratecard rule-set document applied.",
+        protect: false,
+      },
+    })
+    .input(z.strictObject({ target_id: ZPathId, run_id: ZPathId }))
+    .output(ZRun)
+    .query(({ ctx, input }) => getRun(ctx.prisma, input.target_id, input.run_id)),
 });
