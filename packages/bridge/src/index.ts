@@ -21,3 +21,13 @@ export {
   type TargetPlanOp,
   type TargetPlanOptions,
 } from "./target-plan.js";
+export {
+  DRIFT_KINDS,
+  driftTarget,
+  type DriftAgainst,
+  type DriftDifference,
+  type DriftInput,
+  type DriftKind,
+  type TargetDrift,
+  type TargetMetric,
+} from "./target-drift.js";
