@@ -7,3 +7,4 @@ export * from "./scripts.js";
 export * from "./warning-acks.js";
 export * from "./lifecycle.js";
 export * from "./audit.js";
+export * from "./rule-window.js";

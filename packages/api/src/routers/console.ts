@@ -1,11 +1,12 @@
 import { z } from "zod";
-import { ZPathId } from "@ratecard/validators";
+import { ZPathId, ZRuleWindow, ZRuleWindowInput } from "@ratecard/validators";
 import {
   fieldDeletionImpact,
   groupDeletionImpact,
   listAllFields,
   serviceDeletionImpact,
 } from "../domain/console.js";
+import { ruleWindow } from "../domain/rule-window.js";
 import { publicProcedure, router } from "../trpc.js";
 import { ZFieldOut } from "./revisions.js";
 
@@ -33,4 +34,10 @@ export const consoleRouter = router({
     .input(z.void())
     .output(z.object({ fields: z.array(ZFieldOut) }))
     .query(async ({ ctx }) => ({ fields: await listAllFields(ctx.prisma) })),
+
+  /** One window of a rule list, filtered, searched, sorted and counted by the database. */
+  rules: publicProcedure
+    .input(ZRuleWindowInput)
+    .output(ZRuleWindow)
+    .query(({ ctx, input }) => ruleWindow(ctx.prisma, input)),
 });

@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { ZRuleType } from "./schemas.js";
+
+// console.rules: one window of a rule list, filtered, searched, sorted and counted by the server,
+// so that a console list of 10,000 rules downloads the rows it shows rather than all of them.
+
+export const RULE_WINDOW_STATUSES = ["in_force", "scheduled", "ended", "deleted"] as const;
+export type TRuleWindowStatus = (typeof RULE_WINDOW_STATUSES)[number];
+
+/** The columns a rule list sorts by (the console's column ids). */
+export const RULE_WINDOW_SORTS = [
+  "kind",
+  "attachedTo",
+  "match",
+  "type",
+  "cost",
+  "groupName",
+  "tenant",
+] as const;
+export type TRuleWindowSort = (typeof RULE_WINDOW_SORTS)[number];
+
+/** The most rows one window carries. */
+export const RULE_WINDOW_MAX_LIMIT = 500;
+
+const ZText = z.string().min(1).max(1000);
+
+export const ZRuleWindowInput = z
+  .object({
+    /** Only mappings or only thresholds; both without it. */
+    kind: z.enum(["mapping", "threshold"]).optional(),
+    /** Rules attached to the service itself (not its fields' rules), as the REST filter. */
+    service_id: ZText.optional(),
+    field_id: ZText.optional(),
+    group_id: ZText.optional(),
+    /** Only rules in no group. */
+    no_group: z.boolean().optional(),
+    tenant_id: ZText.optional(),
+    /** Only rules for every tenant (no tenant_id). */
+    no_tenant: z.boolean().optional(),
+    type: ZRuleType.optional(),
+    /** Without it, every rule not deleted. */
+    status: z.enum(RULE_WINDOW_STATUSES).optional(),
+    /**
+     * The moment in_force, scheduled and ended are judged at (ISO 8601). It is part of the input,
+     * so that an answer depends only on its URL and the data (the server keeps answers per data
+     * version), and every window of one list judges at the same moment.
+     */
+    at: z.iso.datetime({ offset: true }).optional(),
+    /** Exact user id. */
+    created_by: ZText.optional(),
+    /** Contained in the description, in any case. */
+    description: ZText.optional(),
+    /**
+     * Contained, in any case, in what a list shows: the service (and field) name, the value or
+     * level, the group's name, the tenant, the cost, the type or the kind. Costs and levels are
+     * searched in the stored fixed-digit form, so "0.50" finds a cost of 0.5.
+     */
+    q: ZText.optional(),
+    sort: z.enum(RULE_WINDOW_SORTS).optional(),
+    desc: z.boolean().optional(),
+    offset: z.int().min(0).max(10_000_000).default(0),
+    limit: z.int().min(1).max(RULE_WINDOW_MAX_LIMIT).default(100),
+  })
+  .refine((input) => !input.status || input.status === "deleted" || input.at !== undefined, {
+    message: "A status other than deleted is judged at a moment: give `at`.",
+    path: ["at"],
+  });
+export type TRuleWindowInput = z.input<typeof ZRuleWindowInput>;
+
+/** A row of a rule list: the rule and the names the list shows beside it. */
+export const ZRuleWindowRow = z.object({
+  kind: z.enum(["mapping", "threshold"]),
+  id: z.string(),
+  /** Mappings: the matched value (null on service mappings). */
+  value: z.string().nullable(),
+  /** Thresholds: the level. */
+  level: z.string().nullable(),
+  type: ZRuleType,
+  cost: z.string(),
+  service_id: z.string().nullable(),
+  field_id: z.string().nullable(),
+  group_id: z.string().nullable(),
+  tenant_id: z.string().nullable(),
+  /** The service the rule is on, directly or through its field. */
+  service_name: z.string(),
+  field_name: z.string().nullable(),
+  group_name: z.string().nullable(),
+  revision: z.int(),
+  start: z.string(),
+  end: z.string().nullable(),
+  name: z.string().nullable(),
+  description: z.string().nullable(),
+  deleted: z.string().nullable(),
+  created_by: z.string().nullable(),
+  deleted_by: z.string().nullable(),
+});
+export type TRuleWindowRow = z.infer<typeof ZRuleWindowRow>;
+
+export const ZRuleWindow = z.object({
+  /** How many rules match the filters (all windows together). */
+  total: z.int(),
+  offset: z.int(),
+  rows: z.array(ZRuleWindowRow),
+});
+export type TRuleWindow = z.infer<typeof ZRuleWindow>;
