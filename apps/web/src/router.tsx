@@ -14,6 +14,7 @@ import { parsePreviewSearch } from "./lib/preview";
 import { ZRuleListSearch } from "./lib/rule-list";
 import { ZExplorerSearch } from "./lib/rules";
 import { parseSearch, stringifySearch } from "./lib/search";
+import { ZTargetSearch } from "./lib/targets";
 import { AccountsPage } from "./pages/AccountsPage";
 import { ActivityPage } from "./pages/ActivityPage";
 import { FieldPage } from "./pages/FieldPage";
@@ -27,6 +28,8 @@ import { RulesExplorerPage } from "./pages/RulesExplorerPage";
 import { ScriptsPage } from "./pages/ScriptsPage";
 import { ServicePage } from "./pages/ServicePage";
 import { ServicesPage } from "./pages/ServicesPage";
+import { TargetsDetailPage } from "./pages/TargetsDetailPage";
+import { TargetsPage } from "./pages/TargetsPage";
 
 // One URL per list and record, nested as in CloudKitty's dashboard; list state (tab, filters,
 // sort) lives in the query string so views can be reloaded and shared.
@@ -148,6 +151,19 @@ const activityRoute = createRoute({
   component: ActivityPage,
 });
 
+const targetsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/targets",
+  validateSearch: ZListSearch,
+  component: TargetsPage,
+});
+const targetRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/targets/$targetId",
+  validateSearch: ZTargetSearch,
+  component: TargetsDetailPage,
+});
+
 const accountsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/admin/accounts",
@@ -177,6 +193,8 @@ const routeTree = rootRoute.addChildren([
   scriptRoute,
   modulesRoute,
   activityRoute,
+  targetsRoute,
+  targetRoute,
   accountsRoute,
   myTokensRoute,
 ]);

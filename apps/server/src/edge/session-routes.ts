@@ -57,6 +57,7 @@ export function createSessionRoutes(options: SessionRoutesOptions) {
         preview: edge.allows(identity, "ratecard:preview"),
         readAudit: edge.allows(identity, "ratecard:read_audit"),
         acknowledgeWarnings: edge.allows(identity, "ratecard:acknowledge_warnings"),
+        manageTargets: edge.allows(identity, "ratecard:manage_targets"),
       },
     };
   }

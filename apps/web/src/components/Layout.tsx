@@ -37,6 +37,22 @@ function withActivity(navigation: readonly NavigationSection[], readAudit: boole
   );
 }
 
+/** The CloudKitty targets are for those the policy lets manage them (ratecard:manage_targets). */
+function withTargets(
+  navigation: readonly NavigationSection[],
+  manageTargets: boolean,
+): readonly NavigationSection[] {
+  if (!manageTargets) return navigation;
+  return navigation.map((section) =>
+    section.heading === "Configuration"
+      ? {
+          ...section,
+          links: [...section.links, { to: "/targets", label: "CloudKitty targets" } as const],
+        }
+      : section,
+  );
+}
+
 /** Ratecard's own accounts exist only under the local strategy. */
 function accountLinks(manageAccounts: boolean) {
   return {
@@ -140,9 +156,12 @@ export function Layout() {
   const main = useRef<HTMLElement>(null);
   const announcement = usePageTitleAndFocus(main);
   const navigation = withActivity(
-    session.strategy === "local"
-      ? [...NAVIGATION, accountLinks(session.can.manageAccounts)]
-      : NAVIGATION,
+    withTargets(
+      session.strategy === "local"
+        ? [...NAVIGATION, accountLinks(session.can.manageAccounts)]
+        : NAVIGATION,
+      session.can.manageTargets,
+    ),
     session.can.readAudit,
   );
   return (

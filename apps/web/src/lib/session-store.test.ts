@@ -16,6 +16,7 @@ const SESSION = {
     preview: true,
     readAudit: true,
     acknowledgeWarnings: true,
+    manageTargets: true,
   },
 };
 const SIGNED_OUT = {

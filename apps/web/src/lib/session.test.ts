@@ -96,6 +96,7 @@ describe("describeRoles", () => {
       preview: true,
       readAudit: false,
       acknowledgeWarnings: false,
+      manageTargets: false,
     },
   });
 

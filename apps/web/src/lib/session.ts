@@ -10,6 +10,7 @@ export const ZPermissions = z.object({
   preview: z.boolean(),
   readAudit: z.boolean(),
   acknowledgeWarnings: z.boolean(),
+  manageTargets: z.boolean(),
 });
 export type Permissions = z.infer<typeof ZPermissions>;
 export type Permission = keyof Permissions;

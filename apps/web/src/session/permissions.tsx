@@ -38,6 +38,10 @@ const NOTICE: Record<Permission, { title: string; text: string }> = {
     title: "Read only.",
     text: "Your role can read the pricing warnings but not acknowledge them.",
   },
+  manageTargets: {
+    title: "Not allowed.",
+    text: "Only administrators manage the CloudKitty deployments Ratecard imports from and applies to.",
+  },
 };
 
 /** Says why a page reached by its address offers no way to change anything. */

@@ -1,0 +1,282 @@
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { getRouteApi, useNavigate } from "@tanstack/react-router";
+import { Tabs } from "radix-ui";
+import { useState } from "react";
+import { toast } from "sonner";
+import { Breadcrumbs } from "../components/Breadcrumbs";
+import { ConfirmDialog } from "../components/ConfirmDialog";
+import { CopyableId } from "../components/CopyableId";
+import { ErrorPanel, MissingRecord, QueryState } from "../components/QueryState";
+import { TargetDialog, type Target } from "../components/TargetDialog";
+import {
+  DeleteTargetDialog,
+  ImportReport,
+  ModeTag,
+  ObjectCounts,
+  ProbeReport,
+  type ImportResult,
+} from "../components/TargetParts";
+import { PlanView, type TargetPlanResult } from "../components/TargetPlan";
+import { useRefreshAll } from "../hooks";
+import { formatDateTime } from "../lib/accounts";
+import { describeProblem } from "../lib/errors";
+import { describeConnection, describeProbe, type TargetTab } from "../lib/targets";
+import { ReadOnlyNotice, useCan } from "../session/permissions";
+import { useTRPC } from "../trpc";
+import "../components/targets.css";
+
+const route = getRouteApi("/targets/$targetId");
+
+export function TargetsDetailPage() {
+  const { manageTargets } = useCan();
+  const { targetId } = route.useParams();
+  const trpc = useTRPC();
+  const target = useQuery({
+    ...trpc.targets.get.queryOptions({ target_id: targetId }),
+    enabled: manageTargets,
+  });
+  if (!manageTargets)
+    return (
+      <section>
+        <h1>CloudKitty target</h1>
+        <ReadOnlyNotice permission="manageTargets" />
+      </section>
+    );
+  return (
+    <QueryState
+      query={target}
+      notFound={<MissingRecord what="Target" backTo="/targets" backLabel="Back to the targets" />}
+    >
+      {(data) => <TargetDetails target={data} />}
+    </QueryState>
+  );
+}
+
+function TargetDetails({ target }: { target: Target }) {
+  const trpc = useTRPC();
+  const navigate = useNavigate();
+  const refreshAll = useRefreshAll();
+  const tab: TargetTab = route.useSearch({ select: (search) => search.tab }) ?? "overview";
+  const setTab = (next: string) =>
+    void navigate({
+      to: "/targets/$targetId",
+      params: { targetId: target.target_id },
+      search: { tab: next === "overview" ? undefined : (next as TargetTab) },
+      replace: true,
+    });
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const probe = useMutation(trpc.targets.probe.mutationOptions());
+
+  const runProbe = () =>
+    void probe.mutateAsync({ target_id: target.target_id }).then(
+      async (report) => {
+        const text = describeProbe(report);
+        if (report.reachable && report.auth !== "refused") toast.success(`Probe: ${text}`);
+        else toast.error(`Probe: ${text}`);
+        await refreshAll();
+      },
+      (error: unknown) => toast.error(describeProblem(error).message),
+    );
+
+  return (
+    <section>
+      <Breadcrumbs
+        crumbs={[{ label: "CloudKitty targets", to: "/targets" }, { label: target.name }]}
+      />
+      <header className="page-header">
+        <div>
+          <p className="eyebrow">CloudKitty target</p>
+          <h1>{target.name}</h1>
+          <CopyableId id={target.target_id} label="target ID" />
+        </div>
+        <div className="header-actions">
+          <button type="button" className="button" disabled={probe.isPending} onClick={runProbe}>
+            {probe.isPending ? "Probing…" : "Probe"}
+          </button>
+          <button type="button" className="button" onClick={() => setEditing(true)}>
+            Edit target
+          </button>
+          <button type="button" className="button danger-outline" onClick={() => setDeleting(true)}>
+            Delete target
+          </button>
+        </div>
+      </header>
+
+      <Tabs.Root value={tab} onValueChange={setTab} className="tabs">
+        <Tabs.List className="tab-list" aria-label="Parts of the target">
+          <Tabs.Trigger value="overview" className="tab">
+            Overview
+          </Tabs.Trigger>
+          <Tabs.Trigger value="import" className="tab">
+            Import
+          </Tabs.Trigger>
+          <Tabs.Trigger value="plan" className="tab">
+            Plan and apply
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="overview" className="panel">
+          <Overview target={target} />
+        </Tabs.Content>
+        <Tabs.Content value="import" className="panel">
+          <ImportPanel target={target} />
+        </Tabs.Content>
+        <Tabs.Content value="plan" className="panel">
+          <PlanPanel target={target} />
+        </Tabs.Content>
+      </Tabs.Root>
+      {editing && <TargetDialog target={target} onClose={() => setEditing(false)} />}
+      {deleting && <DeleteTargetDialog target={target} onClose={() => setDeleting(false)} />}
+    </section>
+  );
+}
+
+function Overview({ target }: { target: Target }) {
+  return (
+    <>
+      <h2 className="panel-title">Connection</h2>
+      <dl className="target-facts">
+        <dt>Mode</dt>
+        <dd>
+          <ModeTag mode={target.mode} prune={target.prune} />{" "}
+          <span className="muted">
+            {target.mode === "managed"
+              ? "Ratecard may apply its rules to this CloudKitty."
+              : "Read only: Ratecard imports from it and plans against it, never writes to it."}
+          </span>
+        </dd>
+        <dt>Connection</dt>
+        <dd>{describeConnection(target.connection)}</dd>
+        <dt>Secret</dt>
+        <dd>
+          {target.connection.kind === "noauth"
+            ? "none (no authentication)"
+            : target.has_secret
+              ? "stored encrypted (write-only)"
+              : "none stored"}
+        </dd>
+        <dt>Registered</dt>
+        <dd>{formatDateTime(target.created_at)}</dd>
+        <dt>Changed</dt>
+        <dd>{formatDateTime(target.updated_at)}</dd>
+      </dl>
+      <h2 className="panel-title">Last probe</h2>
+      {target.last_probe ? (
+        <ProbeReport probe={target.last_probe} />
+      ) : (
+        <p className="muted">
+          Never probed: Probe checks reachability, authentication and the API.
+        </p>
+      )}
+      <h2 className="panel-title">Last import</h2>
+      {target.last_import ? (
+        <>
+          <p>
+            {formatDateTime(target.last_import.at)}:{" "}
+            {target.last_import.merge ? "merged" : "imported"} into Ratecard revision{" "}
+            {target.last_import.revision}; {target.last_import.duplicates} duplicates,{" "}
+            {target.last_import.skipped} skipped, {target.last_import.conflicts} conflicts.
+          </p>
+          <ObjectCounts counts={target.last_import.counts} label="Objects of the last import" />
+        </>
+      ) : (
+        <p className="muted">Nothing imported from this target.</p>
+      )}
+    </>
+  );
+}
+
+function ImportPanel({ target }: { target: Target }) {
+  const trpc = useTRPC();
+  const refreshAll = useRefreshAll();
+  const importRules = useMutation(trpc.targets.import.mutationOptions());
+  const [merge, setMerge] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [result, setResult] = useState<ImportResult | null>(null);
+  const run = () =>
+    void importRules.mutateAsync({ target_id: target.target_id, merge }).then(
+      async (answer) => {
+        setConfirming(false);
+        setResult(answer);
+        toast.success(`Rules of ${target.name} imported`);
+        await refreshAll();
+      },
+      (error: unknown) => {
+        setConfirming(false);
+        toast.error(describeProblem(error).message);
+      },
+    );
+  return (
+    <>
+      <h2 className="panel-title">Import the rules of {target.name}</h2>
+      <p className="muted">
+        Reads every module, group, service, field, mapping, threshold and script of this CloudKitty
+        and stores them in Ratecard with CloudKitty's IDs, in one transaction. CloudKitty is only
+        read.
+      </p>
+      <fieldset className="bare-fieldset target-fieldset">
+        <legend className="form-label">Into</legend>
+        <label className="choice">
+          <input
+            type="radio"
+            name="import-merge"
+            checked={!merge}
+            onChange={() => setMerge(false)}
+          />{" "}
+          An empty Ratecard (refused if Ratecard holds rules)
+        </label>
+        <label className="choice">
+          <input type="radio" name="import-merge" checked={merge} onChange={() => setMerge(true)} />{" "}
+          Merge: add what Ratecard lacks, report what differs as conflicts, change no rule of
+          Ratecard
+        </label>
+      </fieldset>
+      <button type="button" className="button primary" onClick={() => setConfirming(true)}>
+        Import rules
+      </button>
+      {importRules.isError && !confirming && (
+        <ErrorPanel error={importRules.error} title="Import failed" />
+      )}
+      {result && <ImportReport result={result} />}
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={merge ? `Merge the rules of ${target.name}?` : `Import the rules of ${target.name}?`}
+        confirmLabel={merge ? "Merge rules" : "Import rules"}
+        pendingLabel="Importing…"
+        tone="primary"
+        pending={importRules.isPending}
+        onConfirm={run}
+      >
+        <p>
+          {merge
+            ? "What Ratecard lacks is added with CloudKitty's IDs; Ratecard's own rules stay as they are."
+            : "Ratecard must be empty: every rule of this CloudKitty is stored with its IDs."}{" "}
+          The change is recorded in Ratecard's history.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function PlanPanel({ target }: { target: Target }) {
+  const trpc = useTRPC();
+  const plan = useMutation(trpc.targets.plan.mutationOptions());
+  const [result, setResult] = useState<TargetPlanResult | null>(null);
+  const run = () =>
+    void plan.mutateAsync({ target_id: target.target_id }).then(setResult, () => undefined);
+  return (
+    <>
+      <h2 className="panel-title">Plan against {target.name}</h2>
+      <p className="muted">
+        Reads this CloudKitty and lists what it would need to hold Ratecard's current rules. Read
+        only: nothing changes on either side.
+      </p>
+      <button type="button" className="button primary" disabled={plan.isPending} onClick={run}>
+        {plan.isPending ? "Planning…" : result ? "Plan again" : "Plan"}
+      </button>
+      {plan.isError && <ErrorPanel error={plan.error} title="Planning failed" />}
+      {result && <PlanView plan={result} />}
+    </>
+  );
+}
