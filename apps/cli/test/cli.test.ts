@@ -147,7 +147,7 @@ describe("ratecard CLI (noauth server)", () => {
     const target = path.join(dir, "exported.yaml");
     const yaml = await ratecard(["export", "-o", target], env);
     expect(yaml.code).toBe(0);
-    expect(fs.readFileSync(target, "utf8")).toMatch(/^format: ratecard\.ruleset\nversion: 1\n/);
+    expect(fs.readFileSync(target, "utf8")).toMatch(/^format: ratecard\.ruleset\nversion: 2\n/);
     expect((await ratecard(["plan", target], env)).code).toBe(0);
     expect((await ratecard(["plan", file("exported.json", json.stdout)], env)).code).toBe(0);
   });

@@ -20,28 +20,51 @@ interface Rule {
   cost: string;
   tenant_id: string | null;
   group_id: string | null;
+  start: string;
+  end: string | null;
+  name: string | null;
+  description: string | null;
 }
 type Mapping = Rule & { value: string | null };
 type Threshold = Rule & { level: string };
 
-const mapping = (value: string | null, cost: string, extra: Partial<Mapping> = {}): Mapping => ({
-  id: id(),
-  value,
-  type: "flat",
-  cost,
-  tenant_id: null,
-  group_id: null,
-  ...extra,
+/** The lifecycle as an export states it: in force since 2026, no end, a name of its own. */
+const lifecycle = (ruleId: string) => ({
+  start: "2026-01-01T00:00:00",
+  end: null,
+  name: `rule-${ruleId.slice(0, 8)}`,
+  description: null,
 });
-const threshold = (level: string, cost: string, extra: Partial<Threshold> = {}): Threshold => ({
-  id: id(),
-  level,
-  type: "rate",
-  cost,
-  tenant_id: null,
-  group_id: null,
-  ...extra,
-});
+/** Past moments are taken as given: a document restates rules (as ?force=true does). */
+const SCHEDULED = { start: "2030-01-01T00:00:00" };
+const ENDED = { end: "2026-06-30T23:59:59", description: "the 2026 promotion" };
+
+const mapping = (value: string | null, cost: string, extra: Partial<Mapping> = {}): Mapping => {
+  const ruleId = id();
+  return {
+    id: ruleId,
+    value,
+    type: "flat",
+    cost,
+    tenant_id: null,
+    group_id: null,
+    ...lifecycle(ruleId),
+    ...extra,
+  };
+};
+const threshold = (level: string, cost: string, extra: Partial<Threshold> = {}): Threshold => {
+  const ruleId = id();
+  return {
+    id: ruleId,
+    level,
+    type: "rate",
+    cost,
+    tenant_id: null,
+    group_id: null,
+    ...lifecycle(ruleId),
+    ...extra,
+  };
+};
 
 /** A rule set with a bit of everything, in the export's canonical order. */
 function sampleDocument() {
@@ -49,7 +72,7 @@ function sampleDocument() {
   const storage = { id: id(), name: "storage" };
   return {
     format: "ratecard.ruleset",
-    version: 1,
+    version: 2,
     revision: "",
     modules: [] as { id: string; enabled: boolean; priority: number }[],
     groups: [uptime, storage],
@@ -72,8 +95,8 @@ function sampleDocument() {
           {
             id: id(),
             name: "image",
-            mappings: [mapping("debian", "0.001"), mapping("windows", "0.02")],
-            thresholds: [threshold("2", "0.9")],
+            mappings: [mapping("debian", "0.001", SCHEDULED), mapping("windows", "0.02", ENDED)],
+            thresholds: [threshold("2", "0.9", { end: "2031-12-31T23:59:59.500000" })],
           },
         ],
       },
@@ -90,7 +113,16 @@ function sampleDocument() {
         }[],
       },
     ],
-    scripts: [{ id: id(), name: "discount", data: "a = 1\n" }],
+    scripts: [
+      {
+        id: id(),
+        name: "discount",
+        data: "a = 1\n",
+        start: "2026-02-01T08:30:00",
+        end: null,
+        description: "a discount for everyone",
+      },
+    ],
   };
 }
 type Doc = ReturnType<typeof sampleDocument>;
@@ -170,8 +202,20 @@ describe("apply (noauth)", () => {
       field_id: document.services[0]!.fields[0]!.id,
       group_id: document.groups[0]!.id,
     });
+    const windows = document.services[0]!.fields[1]!.mappings[1]!;
+    expect((await api.get(`${HASHMAP}/mappings/${windows.id}`)).body).toMatchObject({
+      ...ENDED,
+      name: windows.name,
+      start: "2026-01-01T00:00:00",
+      created_by: "noauth",
+    });
     const script = await api.get(`${PYSCRIPTS}/scripts/${document.scripts[0]!.id}`);
-    expect(script.body).toMatchObject({ name: "discount", data: "a = 1\n" });
+    expect(script.body).toMatchObject({
+      name: "discount",
+      data: "a = 1\n",
+      start: "2026-02-01T08:30:00",
+      description: "a discount for everyone",
+    });
     expect(script.body.checksum).toMatch(/^[0-9a-f]{128}$/);
 
     const trail = await events(Number(before.body.revision));
@@ -299,6 +343,8 @@ describe("apply (noauth)", () => {
     // Two mappings trade values, two thresholds trade levels: each takes the other's identity.
     const [debian, windows] = image.mappings as [Mapping, Mapping];
     [debian.value, windows.value] = [windows.value, debian.value];
+    // ... and their names (unique among mappings).
+    [debian.name, windows.name] = [windows.name, debian.name];
     const [hundred, thousand] = volume.thresholds as [Threshold, Threshold];
     [hundred.level, thousand.level] = [thousand.level, hundred.level];
     // A third rule takes the slot a second one leaves (tenant-a -> null, null -> tenant-a).
@@ -453,6 +499,76 @@ describe("apply (noauth)", () => {
       revision: body.revision,
     });
   });
+  it("plans a changed end as an update and applies it; a document without the lifecycle keeps it", async () => {
+    // A service of its own, with an ended rule, a scheduled one and a script.
+    const start = (await exported()).body as Doc;
+    const ended = mapping("ended", "0.5", ENDED);
+    const scheduled = mapping("scheduled", "0.6", SCHEDULED);
+    const withRules = structuredClone(start);
+    withRules.services.push({
+      id: id(),
+      name: "lifecycle",
+      mappings: [],
+      thresholds: [],
+      fields: [{ id: id(), name: "kind", mappings: [ended, scheduled], thresholds: [] }],
+    });
+    await apply(withRules);
+
+    const desired = structuredClone((await exported()).body) as Doc;
+    const field = desired.services.find((s) => s.name === "lifecycle")!.fields[0]!;
+    field.mappings.find((m) => m.id === ended.id)!.end = "2026-07-31"; // 23:59:59 that day
+    const plan = await api.post("/v1/ratecard/ruleset/plan", desired);
+    expect(plan.status, plan.text).toBe(200);
+    expect(plan.body.operations).toEqual([
+      expect.objectContaining({
+        op: "update",
+        kind: "mapping",
+        id: ended.id,
+        changes: ["end"],
+        before: expect.objectContaining({ end: ENDED.end }),
+        after: expect.objectContaining({ end: "2026-07-31T23:59:59", start: ended.start }),
+      }),
+    ]);
+    const result = await apply(desired);
+    expect(result.counts).toMatchObject({ create: 0, update: 1, delete: 0 });
+    const rule = await api.get(`${HASHMAP}/mappings/${ended.id}`);
+    expect(rule.body).toMatchObject({ end: "2026-07-31T23:59:59", updated_by: "noauth" });
+
+    // A version-1 document (an export from before the lifecycle): no lifecycle key, nothing to do.
+    const strip = (
+      entry: Record<string, unknown>,
+      keys = ["start", "end", "name", "description"],
+    ) => {
+      for (const key of keys) delete entry[key];
+    };
+    const old = structuredClone<any>((await exported()).body);
+    old.version = 1;
+    for (const service of old.services)
+      for (const parent of [service, ...service.fields])
+        [...parent.mappings, ...parent.thresholds].forEach((r: any) => strip(r));
+    old.scripts.forEach((script: any) => strip(script, ["start", "end", "description"]));
+    const oldPlan = await api.post("/v1/ratecard/ruleset/plan", old);
+    expect(oldPlan.status, oldPlan.text).toBe(200);
+    expect(oldPlan.body.operations).toEqual([]);
+    // A new rule without them takes the defaults: starts now, a generated name.
+    const added = mapping("added", "1");
+    strip(added as unknown as Record<string, unknown>);
+    old.services.find((s: any) => s.name === "lifecycle").fields[0].mappings.push(added);
+    await apply(old);
+    const created = await api.get(`${HASHMAP}/mappings/${added.id}`);
+    expect(created.body.start).toBe(created.body.created_at);
+    expect(created.body.name).toMatch(/^[0-9a-f]{32}$/);
+    expect(created.body).toMatchObject({ end: null, description: null });
+    const after = (await exported()).body as Doc;
+    expect(after.version).toBe(2);
+    const kept = after.services.find((s) => s.name === "lifecycle")!.fields[0]!.mappings;
+    expect(kept.find((m) => m.id === ended.id)).toMatchObject({
+      end: "2026-07-31T23:59:59",
+      name: ended.name,
+      description: ENDED.description,
+    });
+    expect(kept.find((m) => m.id === scheduled.id)).toMatchObject(SCHEDULED);
+  });
 });
 
 describe("apply policy (local accounts)", () => {
@@ -496,6 +612,8 @@ describe("apply policy (local accounts)", () => {
       modules: current.body.modules,
       revision: current.body.revision,
     };
+    // A rule without a name in the document gets a generated one, as over REST.
+    delete (document.services[0]!.fields[0]!.mappings[1] as Partial<Mapping>).name;
     const refused = await api.post(APPLY, document, asReader);
     expectFault(refused, 403, /ratecard:apply_ruleset/);
     const overRpc = await rpc(server.baseUrl, "ruleset.applyDocument", document, {

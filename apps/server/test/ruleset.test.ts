@@ -77,9 +77,21 @@ describe("export and plan (noauth)", () => {
       .map((m: any) => ({ id: m.module_id, enabled: m.enabled, priority: m.priority }))
       .sort((a: any, b: any) => (a.id < b.id ? -1 : 1));
     const revision = String(await newestEventId());
+    // Each rule's and the script's lifecycle as the REST API shows it (start: its creation).
+    const lifecycle = async (path: string, name = true) => {
+      const { body } = await api.get(path);
+      return {
+        start: body.start,
+        end: body.end,
+        ...(name ? { name: body.name } : {}),
+        description: body.description,
+      };
+    };
+    const mappingLife = (id: string) => lifecycle(`${HASHMAP}/mappings/${id}`);
+    expect((await mappingLife(ids.small)).start).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/);
     expect(first.body).toEqual({
       format: "ratecard.ruleset",
-      version: 1,
+      version: 2,
       revision,
       modules,
       groups: [{ id: ids.group, name: "instance_uptime" }],
@@ -101,6 +113,7 @@ describe("export and plan (noauth)", () => {
                   cost: "0.5",
                   tenant_id: "tenant-a",
                   group_id: null,
+                  ...(await mappingLife(ids.large)),
                 },
                 {
                   id: ids.small,
@@ -109,6 +122,7 @@ describe("export and plan (noauth)", () => {
                   cost: "0.0125",
                   tenant_id: null,
                   group_id: ids.group,
+                  ...(await mappingLife(ids.small)),
                 },
               ],
               thresholds: [],
@@ -126,6 +140,7 @@ describe("export and plan (noauth)", () => {
               cost: "0.001",
               tenant_id: null,
               group_id: null,
+              ...(await mappingLife(ids.perGb)),
             },
           ],
           thresholds: [
@@ -136,12 +151,20 @@ describe("export and plan (noauth)", () => {
               cost: "0.9",
               tenant_id: null,
               group_id: null,
+              ...(await lifecycle(`${HASHMAP}/thresholds/${ids.bulk}`)),
             },
           ],
           fields: [],
         },
       ],
-      scripts: [{ id: ids.script, name: "discount", data: "a = 1\n" }],
+      scripts: [
+        {
+          id: ids.script,
+          name: "discount",
+          data: "a = 1\n",
+          ...(await lifecycle(`${PYSCRIPTS}/scripts/${ids.script}`, false)),
+        },
+      ],
     });
     // The file a team keeps in git: 2-space indent, a trailing newline.
     expect(first.text).toBe(`${JSON.stringify(first.body, null, 2)}\n`);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { formatRuleDate, parseRuleDate } from "@ratecard/validators";
 import { canonicalCost, canonicalLevel, compareDecimals } from "./decimal.js";
 
 /*
@@ -6,14 +7,34 @@ import { canonicalCost, canonicalLevel, compareDecimals } from "./decimal.js";
  * CloudKitty bridge's plans). Keys are snake_case as in CloudKitty's API. Every object carries its
  * id, so that a plan matches objects by id and an apply keeps them.
  *
- * Compatibility: a later member (the lifecycle issue's `start`, `end`, `name`, `description` on
- * rules and scripts) is added as an optional key after the existing ones and left out when unset,
- * so documents written before it parse, and serialize to the same bytes, unchanged. A change that
- * breaks that moves `version`.
+ * Versions: 1 is the rule set without the lifecycle; 2 (what export writes) adds the lifecycle's
+ * desired state to rules and scripts (`start`, `end`, `description`, and a rule's `name`), after
+ * the existing keys. Both are read; a document keeps its version, so a version-1 document
+ * serializes to the same bytes as before version 2 existed. A lifecycle key that is absent means
+ * "keep what Ratecard has" (a create: the defaults), as a PUT that leaves it out: a version-1
+ * document plans no lifecycle change. Audit metadata (created_*, updated_by, deleted*) is the audit
+ * trail's, not desired state, and soft-deleted rules are not in the rule set.
  */
 
 export const RULESET_FORMAT = "ratecard.ruleset";
-export const RULESET_VERSION = 1;
+/** The version export writes. */
+export const RULESET_VERSION = 2;
+/** The versions this Ratecard reads. */
+export const RULESET_VERSIONS = [1, 2] as const;
+export type RuleSetVersion = (typeof RULESET_VERSIONS)[number];
+
+/**
+ * The lifecycle's desired state on a rule or script (docs/lifecycle.md), each key optional:
+ * absent means "keep Ratecard's" (or the default on a create). Moments are written as CloudKitty
+ * writes them: UTC without an offset, microseconds when not zero (`2027-01-01T00:00:00`).
+ */
+export interface RuleSetLifecycle {
+  /** When it takes effect. */
+  start?: string;
+  /** When it stops; null: never. */
+  end?: string | null;
+  description?: string | null;
+}
 
 export const RULE_TYPES = ["flat", "rate"] as const;
 export type RuleType = (typeof RULE_TYPES)[number];
@@ -38,6 +59,11 @@ export interface RuleSetMapping {
   cost: string;
   tenant_id: string | null;
   group_id: string | null;
+  start?: string;
+  end?: string | null;
+  /** Up to 32 characters, unique among the rules of its kind (null: none). */
+  name?: string | null;
+  description?: string | null;
 }
 
 export interface RuleSetThreshold {
@@ -48,6 +74,10 @@ export interface RuleSetThreshold {
   cost: string;
   tenant_id: string | null;
   group_id: string | null;
+  start?: string;
+  end?: string | null;
+  name?: string | null;
+  description?: string | null;
 }
 
 export interface RuleSetField {
@@ -65,7 +95,7 @@ export interface RuleSetService {
   fields: RuleSetField[];
 }
 
-export interface RuleSetScript {
+export interface RuleSetScript extends RuleSetLifecycle {
   id: string;
   name: string;
   data: string;
@@ -73,7 +103,7 @@ export interface RuleSetScript {
 
 export interface RuleSetDocument {
   format: typeof RULESET_FORMAT;
-  version: typeof RULESET_VERSION;
+  version: RuleSetVersion;
   /** Ratecard's rule-set revision the document was exported at ("" when written by hand). */
   revision: string;
   modules: RuleSetModule[];
@@ -164,12 +194,47 @@ const ZGroupRef = ZId.nullable()
   .optional()
   .transform((group) => group ?? null);
 
+/** A lifecycle moment, read as the REST API reads it, written canonical (formatRuleDate). */
+function dateSchema(endOfDay: boolean) {
+  return z.string({ error: expected("a date string") }).transform((text, ctx) => {
+    const parsed = parseRuleDate(text.trim(), endOfDay);
+    if (parsed) return formatRuleDate(parsed);
+    ctx.addIssue({
+      code: "custom",
+      message: "not a date: expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UTC)",
+      input: text,
+    });
+    return z.NEVER;
+  });
+}
+
+const ZDescription = z
+  .string({ error: expected("a string or null") })
+  .max(256, { error: "at most 256 characters" })
+  .nullable()
+  .optional();
+
+/** The lifecycle's keys (absent: keep Ratecard's); a date alone as `end` is 23:59:59 that day. */
+const lifecycle = {
+  start: dateSchema(false).optional(),
+  end: dateSchema(true).nullable().optional(),
+  description: ZDescription,
+};
+
 const rule = {
   id: ZId,
   type: ZType,
   cost: ZCost,
   tenant_id: ZTenant,
   group_id: ZGroupRef,
+  ...lifecycle,
+  name: z
+    .string({ error: expected("a string or null") })
+    .trim()
+    .min(1, { error: "must not be empty" })
+    .max(32, { error: "at most 32 characters" })
+    .nullable()
+    .optional(),
 };
 
 const ZServiceMapping = z.strictObject(
@@ -238,7 +303,7 @@ const ZService = z.strictObject(
 const ZGroup = z.strictObject({ id: ZId, name: ZName }, { error: objectError });
 
 const ZScript = z.strictObject(
-  { id: ZId, name: ZName, data: z.string({ error: expected("a string") }) },
+  { id: ZId, name: ZName, data: z.string({ error: expected("a string") }), ...lifecycle },
   { error: objectError },
 );
 
@@ -259,11 +324,11 @@ const ZShape = z.strictObject(
       error: (issue) =>
         issue.input === undefined ? "required" : `must be ${JSON.stringify(RULESET_FORMAT)}`,
     }),
-    version: z.literal(RULESET_VERSION, {
+    version: z.literal(RULESET_VERSIONS, {
       error: (issue) =>
         issue.input === undefined
           ? "required"
-          : `unsupported version ${JSON.stringify(issue.input)}: this Ratecard reads version ${RULESET_VERSION}`,
+          : `unsupported version ${JSON.stringify(issue.input)}: this Ratecard reads versions ${RULESET_VERSIONS.join(" and ")}`,
     }),
     revision: z
       .string({ error: expected("a string") })
@@ -333,6 +398,32 @@ function checkDocument(value: unknown, add: AddIssue): void {
   };
   const id = (entry: Record<string, unknown>) => asText(entry.id)?.toLowerCase();
 
+  // Version 1 predates the lifecycle: its keys there are a mistake, not something to drop.
+  const lifecycleAllowed = document.version !== 1;
+  const ruleNames = {
+    mappings: new UniqueKeys(add, duplicateName),
+    thresholds: new UniqueKeys(add, duplicateName),
+  };
+  const checkLifecycle = (
+    entry: Record<string, unknown>,
+    path: Path,
+    kind?: "mappings" | "thresholds",
+  ) => {
+    const keys = kind ? ["start", "end", "name", "description"] : ["start", "end", "description"];
+    if (!lifecycleAllowed) {
+      for (const key of keys)
+        if (key in entry) add([...path, key], "not in a version-1 document (write version: 2)");
+      return;
+    }
+    const start = asText(entry.start);
+    const end = asText(entry.end);
+    const from = start === undefined ? undefined : parseRuleDate(start.trim());
+    const to = end === undefined ? undefined : parseRuleDate(end.trim(), true);
+    if (from && to && to < from) add([...path, "end"], `before start (${formatRuleDate(from)})`);
+    const name = asText(entry.name)?.trim();
+    if (kind && name) ruleNames[kind].see(name, [...path, "name"]);
+  };
+
   asList(document.modules).forEach((entry, index) => {
     const module = asRecord(entry);
     if (module) ids.modules.see(asText(module.id), ["modules", index, "id"]);
@@ -355,6 +446,7 @@ function checkDocument(value: unknown, add: AddIssue): void {
     if (!script) return;
     ids.scripts.see(id(script), ["scripts", index, "id"]);
     scriptNames.see(asText(script.name), ["scripts", index, "name"]);
+    checkLifecycle(script, ["scripts", index]);
   });
 
   const mappingRules = new UniqueKeys(add, sameRule("value"));
@@ -368,6 +460,7 @@ function checkDocument(value: unknown, add: AddIssue): void {
       const path = [...parentPath, "mappings", index];
       ids.mappings.see(id(mapping), [...path, "id"]);
       checkGroupRef(mapping, path);
+      checkLifecycle(mapping, path, "mappings");
       const value = isField ? asText(mapping.value) : "";
       if (value === undefined) return;
       mappingRules.see(ruleKey(parentKey, value, mapping), path);
@@ -378,6 +471,7 @@ function checkDocument(value: unknown, add: AddIssue): void {
       const path = [...parentPath, "thresholds", index];
       ids.thresholds.see(id(threshold), [...path, "id"]);
       checkGroupRef(threshold, path);
+      checkLifecycle(threshold, path, "thresholds");
       // "10" and "10.0" are one level: compare the canonical text.
       const raw = asText(threshold.level);
       const level = raw === undefined ? undefined : canonicalLevel(raw);
@@ -479,6 +573,29 @@ function decimal(canonical: typeof canonicalCost, text: string): string {
 // Objects are rebuilt key by key: JSON.stringify writes keys in insertion order, so this fixes the
 // bytes whatever order the input had its keys in.
 
+function moment(text: string, endOfDay: boolean): string {
+  const parsed = parseRuleDate(text, endOfDay);
+  if (!parsed) throw new RangeError(`${text}: not a date`);
+  return formatRuleDate(parsed);
+}
+
+/**
+ * The lifecycle keys that are present, in CloudKitty master's order (start, end, name,
+ * description); absent ones stay absent (they mean "keep"), so a document without them keeps its
+ * bytes.
+ */
+function lifecycleKeys(
+  entry: RuleSetLifecycle & { name?: string | null },
+  withName: boolean,
+): RuleSetLifecycle & { name?: string | null } {
+  const out: RuleSetLifecycle & { name?: string | null } = {};
+  if (entry.start !== undefined) out.start = moment(entry.start, false);
+  if (entry.end !== undefined) out.end = entry.end === null ? null : moment(entry.end, true);
+  if (withName && entry.name !== undefined) out.name = entry.name;
+  if (entry.description !== undefined) out.description = entry.description;
+  return out;
+}
+
 const mapping = (m: RuleSetMapping): RuleSetMapping => ({
   id: m.id,
   value: m.value || null,
@@ -486,6 +603,7 @@ const mapping = (m: RuleSetMapping): RuleSetMapping => ({
   cost: decimal(canonicalCost, m.cost),
   tenant_id: m.tenant_id ?? null,
   group_id: m.group_id ?? null,
+  ...lifecycleKeys(m, true),
 });
 
 const threshold = (t: RuleSetThreshold): RuleSetThreshold => ({
@@ -495,6 +613,7 @@ const threshold = (t: RuleSetThreshold): RuleSetThreshold => ({
   cost: decimal(canonicalCost, t.cost),
   tenant_id: t.tenant_id ?? null,
   group_id: t.group_id ?? null,
+  ...lifecycleKeys(t, true),
 });
 
 /**
@@ -504,7 +623,8 @@ const threshold = (t: RuleSetThreshold): RuleSetThreshold => ({
 export function canonicalizeRuleSet(document: RuleSetDocument): RuleSetDocument {
   return {
     format: RULESET_FORMAT,
-    version: RULESET_VERSION,
+    // A document keeps its version: a version-1 document keeps its bytes.
+    version: document.version,
     revision: document.revision,
     modules: document.modules
       .map((m) => ({ id: m.id, enabled: m.enabled, priority: m.priority }))
@@ -526,7 +646,14 @@ export function canonicalizeRuleSet(document: RuleSetDocument): RuleSetDocument 
           .sort(byName),
       }))
       .sort(byName),
-    scripts: document.scripts.map((s) => ({ id: s.id, name: s.name, data: s.data })).sort(byName),
+    scripts: document.scripts
+      .map((s) => ({
+        id: s.id,
+        name: s.name,
+        data: s.data,
+        ...(lifecycleKeys(s, false) as RuleSetLifecycle),
+      }))
+      .sort(byName),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { DatabaseProvider, Prisma, PrismaClient } from "@ratecard/db";
-import { COST_PRECISION, LEVEL_PRECISION } from "@ratecard/validators";
+import { COST_PRECISION, formatRuleDate, LEVEL_PRECISION } from "@ratecard/validators";
 import { fromStored } from "./decimal.js";
 import {
   canonicalizeRuleSet,
@@ -22,6 +22,12 @@ export interface ExportOptions {
    * serializable already (and its adapter refuses any other level): the default.
    */
   provider?: DatabaseProvider;
+  /**
+   * Whether rules and scripts carry the lifecycle's desired state (`start`, `end`, `description`,
+   * a rule's `name`): true by default. Without it, the document is what CloudKitty 17 can hold,
+   * which is what the CloudKitty bridge compares (and, applied, it keeps the lifecycle as it is).
+   */
+  lifecycle?: boolean;
 }
 
 const ruleColumns = {
@@ -32,6 +38,10 @@ const ruleColumns = {
   fieldId: true,
   groupId: true,
   tenantId: true,
+  start: true,
+  end: true,
+  name: true,
+  description: true,
 } as const;
 
 function reads(prisma: PrismaClient | Prisma.TransactionClient) {
@@ -48,7 +58,7 @@ function reads(prisma: PrismaClient | Prisma.TransactionClient) {
     }),
     prisma.script.findMany({
       where: { deleted: null },
-      select: { id: true, name: true, data: true },
+      select: { id: true, name: true, data: true, start: true, end: true, description: true },
     }),
   ] as const;
 }
@@ -75,13 +85,34 @@ export async function exportRuleSet(
           options.provider === "postgresql" ? { isolationLevel: REPEATABLE_READ } : {},
         )
       : await Promise.all(reads(prisma));
-  return buildDocument(rows, options.revision);
+  return buildDocument(rows, options.revision, options.lifecycle ?? true);
+}
+
+interface LifecycleColumns {
+  start: Date;
+  end: Date | null;
+  description: string | null;
+}
+
+/** A row's lifecycle keys, as the document writes them (every key: an export states them all). */
+function lifecycleOf(row: LifecycleColumns) {
+  return {
+    start: formatRuleDate(row.start),
+    end: row.end && formatRuleDate(row.end),
+    description: row.description,
+  };
 }
 
 function buildDocument(
   [modules, groups, services, fields, mappings, thresholds, scripts]: Rows,
   revision: string,
+  lifecycle: boolean,
 ): RuleSetDocument {
+  const ruleLifecycle = (row: LifecycleColumns & { name: string | null }) => {
+    if (!lifecycle) return {};
+    const { start, end, description } = lifecycleOf(row);
+    return { start, end, name: row.name, description };
+  };
   const cost = (text: string) => fromStored(text, COST_PRECISION);
   const treeOf = new Map<string, { mappings: RuleSetMapping[]; thresholds: RuleSetThreshold[] }>();
   const serviceTrees = new Map<string, RuleSetService>();
@@ -116,6 +147,7 @@ function buildDocument(
       cost: cost(row.cost),
       tenant_id: row.tenantId,
       group_id: row.groupId,
+      ...ruleLifecycle(row),
     });
   }
   for (const row of thresholds) {
@@ -126,6 +158,7 @@ function buildDocument(
       cost: cost(row.cost),
       tenant_id: row.tenantId,
       group_id: row.groupId,
+      ...ruleLifecycle(row),
     });
   }
 
@@ -136,6 +169,8 @@ function buildDocument(
     modules,
     groups,
     services: [...serviceTrees.values()],
-    scripts,
+    scripts: scripts.map(({ start, end, description, ...script }) =>
+      lifecycle ? { ...script, ...lifecycleOf({ start, end, description }) } : script,
+    ),
   });
 }

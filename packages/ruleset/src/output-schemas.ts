@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RULE_TYPES, RULESET_FORMAT, RULESET_VERSION } from "./document.js";
+import { RULE_TYPES, RULESET_FORMAT, RULESET_VERSIONS } from "./document.js";
 import { OBJECT_KINDS } from "./plan.js";
 
 /*
@@ -13,6 +13,23 @@ const ZDecimal = (example: string) =>
   z.string().meta({ description: "Exact decimal, shortest form, as a string", example });
 const ZType = z.enum(RULE_TYPES);
 
+const ZMoment = z.string().meta({
+  description: "UTC, ISO 8601 without an offset, microseconds when not zero",
+  example: "2027-01-01T00:00:00",
+});
+/** The lifecycle's desired state: every key in an export; absent in a document means "keep". */
+const lifecycleOut = {
+  start: ZMoment.optional(),
+  end: ZMoment.nullable().optional(),
+  description: z.string().nullable().optional(),
+};
+const ruleLifecycleOut = {
+  start: lifecycleOut.start,
+  end: lifecycleOut.end,
+  name: z.string().nullable().optional(),
+  description: lifecycleOut.description,
+};
+
 const ZMappingOut = z.object({
   id: ZId,
   value: z.string().nullable().meta({ description: "null on a service mapping" }),
@@ -20,6 +37,7 @@ const ZMappingOut = z.object({
   cost: ZDecimal("0.5"),
   tenant_id: z.string().nullable(),
   group_id: ZId.nullable(),
+  ...ruleLifecycleOut,
 });
 
 const ZThresholdOut = z.object({
@@ -29,12 +47,13 @@ const ZThresholdOut = z.object({
   cost: ZDecimal("0.5"),
   tenant_id: z.string().nullable(),
   group_id: ZId.nullable(),
+  ...ruleLifecycleOut,
 });
 
 export const ZRuleSetDocumentOutput = z
   .object({
     format: z.literal(RULESET_FORMAT),
-    version: z.literal(RULESET_VERSION),
+    version: z.literal(RULESET_VERSIONS),
     revision: z.string(),
     modules: z.array(z.object({ id: z.string(), enabled: z.boolean(), priority: z.int() })),
     groups: z.array(z.object({ id: ZId, name: z.string() })),
@@ -54,7 +73,7 @@ export const ZRuleSetDocumentOutput = z
         ),
       }),
     ),
-    scripts: z.array(z.object({ id: ZId, name: z.string(), data: z.string() })),
+    scripts: z.array(z.object({ id: ZId, name: z.string(), data: z.string(), ...lifecycleOut })),
   })
   .meta({ id: "RuleSet" });
 

@@ -39,7 +39,7 @@ export interface FieldRecord {
   name: string;
 }
 /** Exactly one of service_id and field_id is set: the rule's parent. */
-export interface MappingRecord {
+export interface MappingRecord extends RuleLifecycleRecord {
   id: string;
   service_id: string | null;
   field_id: string | null;
@@ -49,7 +49,16 @@ export interface MappingRecord {
   tenant_id: string | null;
   group_id: string | null;
 }
-export interface ThresholdRecord {
+/** The lifecycle keys a document states (absent in `after`: a create takes the defaults). */
+export interface LifecycleRecord {
+  start?: string;
+  end?: string | null;
+  description?: string | null;
+}
+export interface RuleLifecycleRecord extends LifecycleRecord {
+  name?: string | null;
+}
+export interface ThresholdRecord extends RuleLifecycleRecord {
   id: string;
   service_id: string | null;
   field_id: string | null;
@@ -59,7 +68,7 @@ export interface ThresholdRecord {
   tenant_id: string | null;
   group_id: string | null;
 }
-export interface ScriptRecord {
+export interface ScriptRecord extends LifecycleRecord {
   id: string;
   name: string;
   data: string;
@@ -141,6 +150,34 @@ function segment(name: string): string {
   return name.replace(/%/g, "%25").replace(/\//g, "%2F");
 }
 
+const LIFECYCLE_KEYS = ["start", "end", "name", "description"] as const;
+
+/** The lifecycle keys the entry states (canonical documents omit absent ones). */
+function lifecycleOf(entry: RuleLifecycleRecord, withName = true): RuleLifecycleRecord {
+  const out: Record<string, unknown> = {};
+  for (const key of LIFECYCLE_KEYS)
+    if (entry[key] !== undefined && (withName || key !== "name")) out[key] = entry[key];
+  return out;
+}
+
+/**
+ * A lifecycle key the desired object leaves out keeps the current object's value (as a PUT that
+ * leaves it out): filled in, so that `after` is the object as it will be and no change is seen.
+ */
+function keepLifecycle(current: Flat, desired: Flat): void {
+  for (const kind of ["mapping", "threshold", "script"] as const) {
+    const now = current[kind] as Map<string, Located<RuleLifecycleRecord>>;
+    for (const [id, entry] of desired[kind] as Map<string, Located<RuleLifecycleRecord>>) {
+      const before = now.get(id)?.record;
+      if (!before) continue;
+      const record = entry.record;
+      for (const key of LIFECYCLE_KEYS)
+        if (record[key] === undefined && before[key] !== undefined)
+          (record as Record<string, unknown>)[key] = before[key];
+    }
+  }
+}
+
 function flatten(document: RuleSetDocument): Flat {
   const flat: Flat = {
     group: new Map(),
@@ -176,6 +213,7 @@ function flatten(document: RuleSetDocument): Flat {
           cost: m.cost,
           tenant_id: m.tenant_id,
           group_id: m.group_id,
+          ...lifecycleOf(m),
         },
         `${parentPath}/mappings/${m.id}`,
       );
@@ -191,6 +229,7 @@ function flatten(document: RuleSetDocument): Flat {
           cost: t.cost,
           tenant_id: t.tenant_id,
           group_id: t.group_id,
+          ...lifecycleOf(t),
         },
         `${parentPath}/thresholds/${t.id}`,
       );
@@ -217,7 +256,11 @@ function flatten(document: RuleSetDocument): Flat {
     }
   }
   for (const s of document.scripts) {
-    put("script", { id: s.id, name: s.name, data: s.data }, `scripts/${segment(s.name)}`);
+    put(
+      "script",
+      { id: s.id, name: s.name, data: s.data, ...(lifecycleOf(s, false) as LifecycleRecord) },
+      `scripts/${segment(s.name)}`,
+    );
   }
   return flat;
 }
@@ -269,6 +312,7 @@ const WRITE_ORDER: RuleSetObjectKind[] = [
 export function planRuleSet(current: RuleSetDocument, desired: RuleSetDocument): RuleSetPlan {
   const now = flatten(canonicalizeRuleSet(current));
   const wanted = flatten(canonicalizeRuleSet(desired));
+  keepLifecycle(now, wanted);
   const deletes = new Map<RuleSetObjectKind, PlanOperation[]>();
   const updates = new Map<RuleSetObjectKind, (PlanOperation & { ordinal: number })[]>();
   const creates = new Map<RuleSetObjectKind, (PlanOperation & { ordinal: number })[]>();

@@ -68,9 +68,9 @@ describe("validation", () => {
   });
 
   it("checks the format tag and version", () => {
-    expect(issues({ format: "cloudkitty", version: 2 })).toEqual([
+    expect(issues({ format: "cloudkitty", version: 3 })).toEqual([
       'format: must be "ratecard.ruleset"',
-      "version: unsupported version 2: this Ratecard reads version 1",
+      "version: unsupported version 3: this Ratecard reads versions 1 and 2",
     ]);
     expect(issues({})).toEqual(["format: required", "version: required"]);
     expect(issues([])).toEqual(["(document): expected an object, got an array"]);
@@ -259,5 +259,71 @@ describe("references and Ratecard's uniqueness rules", () => {
       "Invalid rule set (2 errors):\nservices[0].name: required\ngroups[1].id: not a UUID",
     );
     expect(error.issues).toBe(list);
+  });
+});
+
+describe("the lifecycle (version 2)", () => {
+  const v2 = () => ({ ...raw(), version: 2 });
+  const firstMapping = (document: ReturnType<typeof raw>) => document.services[0].mappings[0];
+
+  it("reads dates as the REST API does and writes them canonical; a date alone as end is 23:59:59", () => {
+    const document = v2();
+    Object.assign(firstMapping(document), {
+      start: "2027-01-01T01:00:00+01:00",
+      end: "2027-12-31",
+      name: "  compute-base  ",
+      description: "base price",
+    });
+    const result = validateRuleSet(document);
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    expect(result.document.version).toBe(2);
+    expect(result.document.services[0]!.mappings[0]).toMatchObject({
+      start: "2027-01-01T00:00:00",
+      end: "2027-12-31T23:59:59",
+      name: "compute-base",
+      description: "base price",
+    });
+    // Key order: the rule's keys, then start, end, name, description.
+    expect(Object.keys(result.document.services[0]!.mappings[0]!)).toEqual([
+      "id",
+      "value",
+      "type",
+      "cost",
+      "tenant_id",
+      "group_id",
+      "start",
+      "end",
+      "name",
+      "description",
+    ]);
+  });
+
+  it("a version-1 document keeps its version and bytes, and refuses lifecycle keys", () => {
+    const result = validateRuleSet(raw());
+    expect(result.ok && toJson(result.document)).toBe(toJson(sampleRuleSet()));
+    const document = raw();
+    Object.assign(firstMapping(document), { end: "2027-01-01" });
+    document.scripts[0].description = "x";
+    expect(issues(document)).toEqual([
+      "scripts[0].description: not in a version-1 document (write version: 2)",
+      "services[0].mappings[0].end: not in a version-1 document (write version: 2)",
+    ]);
+  });
+
+  it("names the path of a bad date, an end before its start, a long name, a duplicate rule name", () => {
+    const document = v2();
+    Object.assign(firstMapping(document), { start: "2027-02-30", name: "x".repeat(33) });
+    Object.assign(document.services[0].mappings[1], {
+      start: "2027-01-02",
+      end: "2027-01-01",
+      name: "same",
+    });
+    Object.assign(document.services[0].fields[0].mappings[0], { name: "same" });
+    expect(issues(document)).toEqual([
+      "services[0].mappings[0].start: not a date: expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UTC)",
+      "services[0].mappings[0].name: at most 32 characters",
+      "services[0].mappings[1].end: before start (2027-01-02T00:00:00)",
+      'services[0].fields[0].mappings[0].name: duplicate name "same": also services[0].mappings[1].name',
+    ]);
   });
 });

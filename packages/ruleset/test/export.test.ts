@@ -17,7 +17,7 @@ import {
   type RuleSetMapping,
   type RuleSetThreshold,
 } from "../src/index.js";
-import { sampleRuleSet, uuid } from "./support/fixtures.js";
+import { lifecycleRuleSet, sampleRuleSet, uuid } from "./support/fixtures.js";
 
 // Against a real database migrated with the repository's migrations, seeded through Prisma: a
 // temporary SQLite file always, and a fresh PostgreSQL database when test/global-setup.ts has a
@@ -50,12 +50,21 @@ async function freshDatabase(provider: Provider = "sqlite"): Promise<Database> {
 
 /** Writes a document's objects as rows (what apply will do, minus its checks and audit). */
 async function seed(prisma: PrismaClient, document: RuleSetDocument): Promise<void> {
+  const moment = (text: string | null | undefined) =>
+    text === undefined ? undefined : text === null ? null : new Date(`${text}Z`);
+  const lifecycle = (r: { start?: string; end?: string | null; description?: string | null }) => ({
+    start: moment(r.start) ?? undefined,
+    end: moment(r.end),
+    description: r.description,
+  });
   const rule = (r: RuleSetMapping | RuleSetThreshold) => ({
     id: r.id,
     type: r.type,
     cost: toStoredCost(r.cost),
     tenantId: r.tenant_id,
     groupId: r.group_id,
+    ...lifecycle(r),
+    name: r.name,
   });
   await prisma.$transaction(async (tx) => {
     for (const m of document.modules) {
@@ -97,6 +106,7 @@ async function seed(prisma: PrismaClient, document: RuleSetDocument): Promise<vo
         name: s.name,
         data: s.data,
         checksum: createHash("sha512").update(s.data).digest("hex"),
+        ...lifecycle(s),
       })),
     });
   });
@@ -116,7 +126,7 @@ describe.each(providers)("exportRuleSet on %s", (provider) => {
     const document = await exportRuleSet(database.prisma, revisionOptions("0"));
     expect(document).toEqual({
       format: "ratecard.ruleset",
-      version: 1,
+      version: 2,
       revision: "0",
       modules: [
         { id: "hashmap", enabled: true, priority: 1 },
@@ -130,9 +140,15 @@ describe.each(providers)("exportRuleSet on %s", (provider) => {
   });
 
   it("exports what was stored, byte-identical to the document it came from", async () => {
-    await seed(database.prisma, sampleRuleSet());
+    await seed(database.prisma, lifecycleRuleSet());
     const exported = await exportRuleSet(database.prisma, revisionOptions("42"));
-    expect(toJson(exported)).toBe(toJson(sampleRuleSet()));
+    expect(toJson(exported)).toBe(toJson(lifecycleRuleSet()));
+    // Without the lifecycle: what CloudKitty 17 holds, the version-1 sample's content.
+    const bare = await exportRuleSet(database.prisma, {
+      ...revisionOptions("42"),
+      lifecycle: false,
+    });
+    expect(toJson({ ...bare, version: 1 })).toBe(toJson(sampleRuleSet()));
     // The costs went through the database's 28-digit text and came back exact.
     const stored = await database.prisma.mapping.findUniqueOrThrow({ where: { id: uuid(200) } });
     expect(stored.cost).toBe("123456789.1234567890000000000000000000");
@@ -163,7 +179,7 @@ describe.each(providers)("exportRuleSet on %s", (provider) => {
     await database.prisma.mapping.update({ where: { id: uuid(100) }, data: { value: "" } });
     const exported = await exportRuleSet(database.prisma, revisionOptions("42"));
     expect(exported.services[0]!.mappings[0]!.value).toBeNull();
-    expect(toJson(exported)).toBe(toJson(sampleRuleSet()));
+    expect(toJson(exported)).toBe(toJson(lifecycleRuleSet()));
   });
 
   it("reads inside the caller's transaction when given one", async () => {

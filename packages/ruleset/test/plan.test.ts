@@ -5,7 +5,7 @@ import {
   type PlanOperation,
   type RuleSetDocument,
 } from "../src/index.js";
-import { ids, sampleRuleSet, scrambled, uuid } from "./support/fixtures.js";
+import { ids, lifecycleRuleSet, sampleRuleSet, scrambled, uuid } from "./support/fixtures.js";
 
 /** The sample, validated (canonical order), to change at will. */
 function sample(): RuleSetDocument {
@@ -265,5 +265,60 @@ describe("planRuleSet", () => {
     desired.services[1]!.name = "a/b%c";
     const plan = planRuleSet(sample(), desired);
     expect(plan.operations.map((o) => o.path)).toEqual(["services/a%2Fb%25c"]);
+  });
+});
+
+describe("planRuleSet: the lifecycle", () => {
+  function withLifecycle(): RuleSetDocument {
+    const result = validateRuleSet(lifecycleRuleSet());
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    return result.document;
+  }
+
+  it("a document without the lifecycle keys (version 1) keeps Ratecard's: no operation", () => {
+    expect(planRuleSet(withLifecycle(), sample()).operations).toEqual([]);
+  });
+
+  it("a changed end, a removed end, a new description are updates of those keys", () => {
+    const desired = withLifecycle();
+    const inForce = desired.services[0]!.mappings[0]!;
+    const ended = desired.services[0]!.thresholds[0]!;
+    inForce.end = "2027-01-01T00:00:00";
+    ended.end = null;
+    desired.scripts[0]!.description = null;
+    const plan = planRuleSet(withLifecycle(), desired);
+    expect(plan.operations.map(brief)).toEqual([
+      `update mapping services/compute/mappings/${uuid(100)} [end]`,
+      `update threshold services/compute/thresholds/${uuid(110)} [end]`,
+      "update script scripts/discount [description]",
+    ]);
+    const first = plan.operations[0]!;
+    expect(first.before).toMatchObject({ end: null });
+    expect(first.after).toMatchObject({ end: "2027-01-01T00:00:00", start: "2026-01-01T00:00:00" });
+  });
+
+  it("a create states the lifecycle it was given, and only that", () => {
+    const desired = withLifecycle();
+    desired.services[0]!.mappings.push({
+      id: uuid(900),
+      value: null,
+      type: "flat",
+      cost: "1",
+      tenant_id: "project-z",
+      group_id: null,
+      end: "2031-01-01T00:00:00",
+    });
+    const [create] = planRuleSet(withLifecycle(), desired).operations;
+    expect(create).toMatchObject({ op: "create", after: { end: "2031-01-01T00:00:00" } });
+    expect(create!.after).not.toHaveProperty("start");
+  });
+
+  it("a rule moved to another parent keeps its lifecycle when the document leaves it out", () => {
+    const current = withLifecycle();
+    const desired = sample();
+    const rule = desired.services[0]!.mappings.pop()!;
+    desired.services[0]!.fields[0]!.mappings.push({ ...rule, value: "m1.moved" });
+    const create = planRuleSet(current, desired).operations.find((op) => op.op === "create");
+    expect(create?.after).toMatchObject({ start: "2030-01-01T00:00:00", name: "rule-065" });
   });
 });

@@ -20,7 +20,7 @@ import {
   type RuleSetIssue,
   type RuleSetObjectKind,
 } from "@ratecard/ruleset";
-import { checkPythonSyntax, formatPythonSyntaxError } from "@ratecard/validators";
+import { checkPythonSyntax, formatPythonSyntaxError, parseRuleDate } from "@ratecard/validators";
 import { auditEvent, type AuditContext } from "./audit.js";
 import { fail } from "./errors.js";
 import {
@@ -253,6 +253,32 @@ function render(kind: RuleSetObjectKind, row: Row): object & { revision: number 
   }
 }
 
+/** A canonical document moment (UTC without an offset) as a Date; undefined/null kept. */
+function moment<T extends null | undefined>(text: string | T): Date | T {
+  if (typeof text !== "string") return text;
+  const date = parseRuleDate(text);
+  if (!date) throw new Error(`apply: ${text} is not a canonical moment`);
+  return date;
+}
+
+/**
+ * The lifecycle columns a record states. Absent keys are left out (undefined), so that a create
+ * takes the column defaults (start: now; end, description: null) and an update keeps them.
+ */
+function lifecycleColumns(record: {
+  start?: string;
+  end?: string | null;
+  name?: string | null;
+  description?: string | null;
+}): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (record.start !== undefined) out.start = moment(record.start);
+  if (record.end !== undefined) out.end = moment(record.end);
+  if (record.name !== undefined) out.name = record.name;
+  if (record.description !== undefined) out.description = record.description;
+  return out;
+}
+
 /** The column values a record stands for (the database's fixed-digit decimals). */
 function columns<K extends RuleSetObjectKind>(
   kind: K,
@@ -279,6 +305,7 @@ function columns<K extends RuleSetObjectKind>(
         fieldId: r.field_id,
         groupId: r.group_id,
         tenantId: r.tenant_id,
+        ...lifecycleColumns(r),
       };
     }
     case "threshold": {
@@ -292,11 +319,18 @@ function columns<K extends RuleSetObjectKind>(
         fieldId: r.field_id,
         groupId: r.group_id,
         tenantId: r.tenant_id,
+        ...lifecycleColumns(r),
       };
     }
     case "script": {
       const r = record as RecordOf["script"];
-      return { id: r.id, name: r.name, data: r.data, checksum: scriptChecksum(r.data) };
+      return {
+        id: r.id,
+        name: r.name,
+        data: r.data,
+        checksum: scriptChecksum(r.data),
+        ...lifecycleColumns(r),
+      };
     }
     default: {
       const r = record as RecordOf["module"];
@@ -336,8 +370,13 @@ function parkingOf(kind: RuleSetObjectKind, changes: readonly string[], id: stri
   if (kind === "group" || kind === "service" || kind === "field" || kind === "script")
     return changes.includes("name") ? { name: parked(id) } : undefined;
   if (kind === "mapping" || kind === "threshold") {
+    // A rule's name is unique among its kind (not deleted) too: two rules may trade names (the
+    // database does not hold the API's 32-character limit).
     const identity = ["value", "level", "tenant_id", "group_id"];
-    return changes.some((key) => identity.includes(key)) ? { tenantId: parked(id) } : undefined;
+    const parking: { tenantId?: string; name?: string } = {};
+    if (changes.some((key) => identity.includes(key))) parking.tenantId = parked(id);
+    if (changes.includes("name")) parking.name = parked(id);
+    return parking.tenantId !== undefined || parking.name !== undefined ? parking : undefined;
   }
   return undefined;
 }
@@ -382,7 +421,9 @@ async function carryOut(tx: Tx, operations: readonly PlanOperation[], audit: Aud
     );
 
   // What a create over REST gives a new rule or script beyond the document's keys: who created it,
-  // and a rule's generated name (CloudKitty master's); start and the rest are column defaults.
+  // and a rule's generated name (CloudKitty master's) when the document gives none; a lifecycle key
+  // the document leaves out takes its column default (start: now). A start in the past is taken
+  // as given (a document restates rules, as `force=true` does over REST).
   const lifecycleOf = (kind: RuleSetObjectKind) =>
     kind === "mapping" || kind === "threshold"
       ? { name: generatedRuleName(), createdBy: actorOf(audit) }
@@ -450,7 +491,7 @@ async function carryOut(tx: Tx, operations: readonly PlanOperation[], audit: Aud
     const created = creates.filter((op) => op.kind === kind);
     for (const part of chunks(created)) {
       const rows = await delegate(tx, kind).createManyAndReturn({
-        data: part.map((op) => ({ ...columns(kind, op.after as never), ...lifecycleOf(kind) })),
+        data: part.map((op) => ({ ...lifecycleOf(kind), ...columns(kind, op.after as never) })),
       });
       for (const row of rows) event(kind, "create", row.id, null, row);
       if (events.length >= CHUNK * 4) await flush();

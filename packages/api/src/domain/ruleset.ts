@@ -51,10 +51,19 @@ export async function ruleSetRevision(tx: Prisma.TransactionClient): Promise<str
  * The current rule set and its revision, read in one snapshot: SQLite's transactions are
  * serializable; PostgreSQL's READ COMMITTED default could show a change's rules without its audit
  * event, hence REPEATABLE READ there.
+ *
+ * Without `lifecycle: true`, rules and scripts leave out the lifecycle's keys (start, end, name,
+ * description): the rule set as CloudKitty 17 holds it, which the CloudKitty bridge (import's
+ * merge, target plans) compares with a target's; a document without them, applied, keeps
+ * Ratecard's lifecycle as it is. The export and the rule-set plan ask for them.
  */
-export async function currentRuleSet(prisma: PrismaClient): Promise<RuleSetDocument> {
+export async function currentRuleSet(
+  prisma: PrismaClient,
+  options: { lifecycle?: boolean } = {},
+): Promise<RuleSetDocument> {
+  const lifecycle = options.lifecycle ?? false;
   return prisma.$transaction(
-    async (tx) => exportRuleSet(tx, { revision: await ruleSetRevision(tx) }),
+    async (tx) => exportRuleSet(tx, { revision: await ruleSetRevision(tx), lifecycle }),
     isPostgres(prisma) ? { isolationLevel: REPEATABLE_READ } : {},
   );
 }
@@ -64,7 +73,7 @@ export async function exportRuleSetText(
   prisma: PrismaClient,
   format: RuleSetFormat,
 ): Promise<{ document: RuleSetDocument; text: string }> {
-  const document = await currentRuleSet(prisma);
+  const document = await currentRuleSet(prisma, { lifecycle: true });
   return { document, text: serializeRuleSet(document, format) };
 }
 
@@ -94,5 +103,5 @@ export async function planRuleSetChange(
   desired: unknown,
 ): Promise<RuleSetPlan> {
   const document = readRuleSetDocument(desired);
-  return planRuleSet(await currentRuleSet(prisma), document);
+  return planRuleSet(await currentRuleSet(prisma, { lifecycle: true }), document);
 }

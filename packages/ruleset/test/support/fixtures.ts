@@ -195,3 +195,38 @@ export function scrambled(document: RuleSetDocument, seed: number): RuleSetDocum
     scripts: rules(document.scripts, 4),
   });
 }
+
+/**
+ * The sample as version 2: every rule and script with its lifecycle, as an export states it (a
+ * rule in force, a scheduled one, an ended one, a description, a moment with microseconds).
+ */
+export function lifecycleRuleSet(): RuleSetDocument {
+  const document = sampleRuleSet();
+  document.version = 2;
+  let n = 0;
+  const stamp = <T extends { id: string }>(rule: T) => {
+    n++;
+    return {
+      ...rule,
+      start: n === 2 ? "2030-01-01T00:00:00" : "2026-01-01T00:00:00",
+      end: n === 3 ? "2026-06-30T23:59:59" : null,
+      name: `rule-${rule.id.slice(-3)}`,
+      description: n === 4 ? "the per-tenant price, until the contract's end" : null,
+    };
+  };
+  for (const service of document.services) {
+    service.mappings = service.mappings.map(stamp);
+    service.thresholds = service.thresholds.map(stamp);
+    for (const field of service.fields) {
+      field.mappings = field.mappings.map(stamp);
+      field.thresholds = field.thresholds.map(stamp);
+    }
+  }
+  document.scripts = document.scripts.map((script) => ({
+    ...script,
+    start: "2026-03-01T12:00:00.250000",
+    end: null,
+    description: "a discount for everyone",
+  }));
+  return document;
+}
