@@ -66,6 +66,8 @@ export function TargetDialog({
       name: input.name.trim(),
       mode: input.mode,
       prune: input.prune,
+      push_scripts: input.pushScripts,
+      push_modules: input.pushModules,
       connection: connectionInput(input),
     };
     try {
@@ -129,6 +131,14 @@ export function TargetDialog({
             <label className="choice">
               <input type="checkbox" {...form.register("prune")} /> Prune: apply deletes rules that
               exist only in CloudKitty
+            </label>
+            <label className="choice">
+              <input type="checkbox" {...form.register("pushScripts")} /> Push scripts: apply writes
+              pyscripts, code that CloudKitty's processor runs
+            </label>
+            <label className="choice">
+              <input type="checkbox" {...form.register("pushModules")} /> Push module states: apply
+              enables, disables and reorders CloudKitty's rating modules
             </label>
 
             <fieldset className="bare-fieldset target-fieldset">

@@ -7,12 +7,16 @@ import {
   describeCounts,
   describeModules,
   describeProbe,
+  describeSummary,
+  driftBadge,
   EMPTY_TARGET_FORM,
   groupPlan,
+  runOperationRows,
   targetFormValues,
   validateTargetForm,
   ZTargetSearch,
   type PlanOperation,
+  type RunLike,
   type TargetConnection,
 } from "./targets";
 
@@ -57,12 +61,16 @@ describe("the target form", () => {
       name: "prod",
       mode: "managed",
       prune: true,
+      push_scripts: true,
+      push_modules: false,
       connection: APP_CREDENTIAL,
     });
     expect(values).toMatchObject({
       name: "prod",
       mode: "managed",
       prune: true,
+      pushScripts: true,
+      pushModules: false,
       kind: "keystone",
       authUrl: "http://keystone:5000/v3",
       region: "RegionOne",
@@ -110,6 +118,8 @@ describe("the target form", () => {
       name: "p",
       mode: "import-source",
       prune: false,
+      push_scripts: false,
+      push_modules: false,
       connection: PASSWORD,
     });
     expect(connectionInput(keystone)).toEqual({
@@ -267,5 +277,80 @@ describe("ZTargetSearch", () => {
   it("keeps a known tab and drops anything else", () => {
     expect(ZTargetSearch.parse({ tab: "plan" })).toEqual({ tab: "plan" });
     expect(ZTargetSearch.parse({ tab: "nope" })).toEqual({ tab: undefined });
+  });
+});
+
+describe("runs", () => {
+  const run = (partial: Partial<RunLike>): RunLike => ({
+    kind: "drift",
+    status: "ok",
+    actor: "admin",
+    ratecard_revision: "7",
+    started_at: "2026-11-26T00:00:00.000Z",
+    finished_at: "2026-11-26T00:00:01.000Z",
+    summary: {},
+    operation_count: 0,
+    error: null,
+    ...partial,
+  });
+
+  it("gives the drift badge from the last drift check", () => {
+    expect(driftBadge(null)).toEqual({ tone: "unknown", text: "not checked" });
+    expect(driftBadge(run({ status: "failed" }))).toEqual({
+      tone: "unknown",
+      text: "check failed",
+    });
+    expect(driftBadge(run({ summary: { counts: { missing: 0, changed: 0 } } }))).toEqual({
+      tone: "clean",
+      text: "no drift",
+    });
+    expect(driftBadge(run({ summary: { counts: { missing: 1, changed: 2 } } }))).toEqual({
+      tone: "dirty",
+      text: "3 differences",
+    });
+    expect(driftBadge(run({ operation_count: 1 }))).toEqual({
+      tone: "dirty",
+      text: "1 difference",
+    });
+  });
+
+  it("describes a summary's counts and reads stored operations defensively", () => {
+    expect(describeSummary({ counts: { create: 2, update: 0, delete: 1 }, other: "x" })).toBe(
+      "2 create, 1 delete",
+    );
+    expect(describeSummary({})).toBe("nothing");
+    expect(
+      runOperationRows([
+        {
+          op: "update",
+          kind: "mapping",
+          path: "compute/m",
+          status: 302,
+          request_id: "req-1",
+        },
+        { kind: "changed", object_kind: "mapping", path: "compute/n" },
+        null,
+      ]),
+    ).toEqual([
+      {
+        key: "0",
+        op: "update",
+        kind: "mapping",
+        path: "compute/m",
+        status: "302",
+        requestId: "req-1",
+        error: "",
+      },
+      {
+        key: "1",
+        op: "changed",
+        kind: "mapping",
+        path: "compute/n",
+        status: "",
+        requestId: "",
+        error: "",
+      },
+      { key: "2", op: "", kind: "", path: "", status: "", requestId: "", error: "" },
+    ]);
   });
 });

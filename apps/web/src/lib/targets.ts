@@ -11,6 +11,8 @@ export const TARGET_TABS = ["overview", "import", "plan", "runs"] as const;
 export type TargetTab = (typeof TARGET_TABS)[number];
 export const ZTargetSearch = z.object({
   tab: z.enum(TARGET_TABS).optional().catch(undefined),
+  /** The run opened in the run history. */
+  run: z.string().min(1).optional().catch(undefined),
 });
 export type TargetSearch = z.output<typeof ZTargetSearch>;
 
@@ -56,6 +58,8 @@ export interface TargetFormValues {
   name: string;
   mode: "import-source" | "managed";
   prune: boolean;
+  pushScripts: boolean;
+  pushModules: boolean;
   kind: "noauth" | "keystone";
   url: string;
   authUrl: string;
@@ -75,6 +79,8 @@ export const EMPTY_TARGET_FORM: TargetFormValues = {
   name: "",
   mode: "import-source",
   prune: false,
+  pushScripts: false,
+  pushModules: false,
   kind: "noauth",
   url: "",
   authUrl: "",
@@ -93,6 +99,8 @@ export interface TargetLike {
   name: string;
   mode: "import-source" | "managed";
   prune: boolean;
+  push_scripts: boolean;
+  push_modules: boolean;
   connection: TargetConnection;
 }
 
@@ -103,6 +111,8 @@ export function targetFormValues(target: TargetLike): TargetFormValues {
     name: target.name,
     mode: target.mode,
     prune: target.prune,
+    pushScripts: target.push_scripts,
+    pushModules: target.push_modules,
     kind: target.connection.kind,
   };
   const connection = target.connection;
@@ -460,4 +470,100 @@ export function describeProbe(probe: ProbeLike): string {
   const modules = probe.modules?.length ? `; modules ${describeModules(probe.modules)}` : "";
   const problem = probe.problem ? ` (${probe.problem})` : "";
   return `reachable, API generation ${GENERATION_LABEL[probe.generation]}${modules}${problem}`;
+}
+
+// ---------------------------------------------------------------------------------------- runs
+
+export type RunKind = "import" | "plan" | "apply" | "drift";
+export type RunStatus = "ok" | "empty" | "partial" | "failed" | "refused";
+
+export interface RunLike {
+  kind: RunKind;
+  status: RunStatus;
+  actor: string | null;
+  ratecard_revision: string | null;
+  started_at: string;
+  finished_at: string | null;
+  summary: Record<string, unknown>;
+  operation_count: number;
+  error: string | null;
+}
+
+/** The numbers of a run's summary (`counts` of a plan, an apply or a drift check). */
+export function summaryCounts(summary: Record<string, unknown>): Record<string, number> {
+  const counts = summary.counts;
+  if (typeof counts !== "object" || counts === null) return {};
+  return Object.fromEntries(
+    Object.entries(counts).filter(
+      (entry): entry is [string, number] => typeof entry[1] === "number",
+    ),
+  );
+}
+
+/** "3 create, 1 update": a summary's non-zero counts. */
+export function describeSummary(summary: Record<string, unknown>): string {
+  const parts = Object.entries(summaryCounts(summary))
+    .filter(([, n]) => n > 0)
+    .map(([what, n]) => `${n} ${what}`);
+  return parts.length === 0 ? "nothing" : parts.join(", ");
+}
+
+export interface DriftBadge {
+  tone: "clean" | "dirty" | "unknown";
+  text: string;
+}
+
+/** The drift badge from the target's last drift check (null: never checked). */
+export function driftBadge(run: RunLike | null): DriftBadge {
+  if (!run) return { tone: "unknown", text: "not checked" };
+  if (run.status === "failed" || run.status === "refused")
+    return { tone: "unknown", text: "check failed" };
+  const counts = summaryCounts(run.summary);
+  const total = Object.keys(counts).length
+    ? Object.values(counts).reduce((sum, n) => sum + n, 0)
+    : run.operation_count;
+  return total === 0
+    ? { tone: "clean", text: "no drift" }
+    : { tone: "dirty", text: `${total} ${total === 1 ? "difference" : "differences"}` };
+}
+
+export const RUN_STATUS_LABEL: Record<RunStatus, string> = {
+  ok: "ok",
+  empty: "nothing to do",
+  partial: "partial",
+  failed: "failed",
+  refused: "refused",
+};
+
+export interface RunOperationRow {
+  key: string;
+  op: string;
+  kind: string;
+  path: string;
+  /** CloudKitty's HTTP status, when CloudKitty was asked. */
+  status: string;
+  requestId: string;
+  error: string;
+}
+
+const text = (value: unknown): string =>
+  typeof value === "string" ? value : typeof value === "number" ? String(value) : "";
+
+/** A stored run's operations as table rows, whatever each kind of run keeps of them. */
+export function runOperationRows(operations: readonly unknown[]): RunOperationRow[] {
+  return operations.map((operation, index) => {
+    const o = (typeof operation === "object" && operation !== null ? operation : {}) as Record<
+      string,
+      unknown
+    >;
+    return {
+      key: String(index),
+      op: text(o.op) || text(o.kind),
+      kind: text(o.object_kind) || (o.op ? text(o.kind) : ""),
+      path: text(o.path),
+      status: text(o.status),
+      requestId: text(o.request_id),
+      error: text(o.error),
+    };
+  });
 }

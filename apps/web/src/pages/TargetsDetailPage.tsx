@@ -17,6 +17,7 @@ import {
   type ImportResult,
 } from "../components/TargetParts";
 import { PlanView, type TargetPlanResult } from "../components/TargetPlan";
+import { DriftBadge, LastApply, RunHistory } from "../components/TargetRuns";
 import { useRefreshAll } from "../hooks";
 import { formatDateTime } from "../lib/accounts";
 import { describeProblem } from "../lib/errors";
@@ -56,12 +57,20 @@ function TargetDetails({ target }: { target: Target }) {
   const trpc = useTRPC();
   const navigate = useNavigate();
   const refreshAll = useRefreshAll();
-  const tab: TargetTab = route.useSearch({ select: (search) => search.tab }) ?? "overview";
+  const search = route.useSearch();
+  const tab: TargetTab = search.tab ?? "overview";
   const setTab = (next: string) =>
     void navigate({
       to: "/targets/$targetId",
       params: { targetId: target.target_id },
       search: { tab: next === "overview" ? undefined : (next as TargetTab) },
+      replace: true,
+    });
+  const openRun = (run: string | undefined) =>
+    void navigate({
+      to: "/targets/$targetId",
+      params: { targetId: target.target_id },
+      search: { tab: "runs", run },
       replace: true,
     });
   const [editing, setEditing] = useState(false);
@@ -114,6 +123,9 @@ function TargetDetails({ target }: { target: Target }) {
           <Tabs.Trigger value="plan" className="tab">
             Plan and apply
           </Tabs.Trigger>
+          <Tabs.Trigger value="runs" className="tab">
+            Runs
+          </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="overview" className="panel">
           <Overview target={target} />
@@ -123,6 +135,10 @@ function TargetDetails({ target }: { target: Target }) {
         </Tabs.Content>
         <Tabs.Content value="plan" className="panel">
           <PlanPanel target={target} />
+        </Tabs.Content>
+        <Tabs.Content value="runs" className="panel">
+          <h2 className="panel-title">Runs</h2>
+          <RunHistory targetId={target.target_id} openRun={search.run} onOpen={openRun} />
         </Tabs.Content>
       </Tabs.Root>
       {editing && <TargetDialog target={target} onClose={() => setEditing(false)} />}
@@ -154,6 +170,20 @@ function Overview({ target }: { target: Target }) {
             : target.has_secret
               ? "stored encrypted (write-only)"
               : "none stored"}
+        </dd>
+        <dt>Apply also pushes</dt>
+        <dd>
+          {[target.push_scripts && "scripts", target.push_modules && "module states"]
+            .filter(Boolean)
+            .join(" and ") || "rules only (not scripts, not module states)"}
+        </dd>
+        <dt>Last apply</dt>
+        <dd>
+          <LastApply targetId={target.target_id} />
+        </dd>
+        <dt>Drift</dt>
+        <dd>
+          <DriftBadge targetId={target.target_id} />
         </dd>
         <dt>Registered</dt>
         <dd>{formatDateTime(target.created_at)}</dd>

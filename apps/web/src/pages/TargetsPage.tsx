@@ -8,6 +8,7 @@ import { EmptyState } from "../components/EmptyState";
 import { QueryState } from "../components/QueryState";
 import { TargetDialog, type Target } from "../components/TargetDialog";
 import { DeleteTargetDialog, ModeTag, ProbeCell } from "../components/TargetParts";
+import { DriftBadge, LastApply } from "../components/TargetRuns";
 import { useRefreshAll } from "../hooks";
 import { describeProblem } from "../lib/errors";
 import { formatSort, parseSort } from "../lib/rules";
@@ -66,6 +67,16 @@ function TargetList() {
         id: "probe",
         header: "Last probe",
         cell: (info) => <ProbeCell probe={info.row.original.last_probe} />,
+      }),
+      column.display({
+        id: "lastApply",
+        header: "Last apply",
+        cell: (info) => <LastApply targetId={info.row.original.target_id} />,
+      }),
+      column.display({
+        id: "drift",
+        header: "Drift",
+        cell: (info) => <DriftBadge targetId={info.row.original.target_id} />,
       }),
       column.display({
         id: "actions",
