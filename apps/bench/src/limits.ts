@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { stopChild, track } from "./children.js";
 import type { CapturedAnswer } from "./http.js";
 import type { LimitServerConfig } from "./limit-server.js";
+import { onServerCpus } from "./pinning.js";
 
 const LIMIT_SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), "limit-server.js");
 const START_TIMEOUT_MS = 10_000;
@@ -42,7 +43,15 @@ const encode = (answer: CapturedAnswer) => ({
 });
 
 function startLimitServer(config: LimitServerConfig): Promise<LimitServer> {
-  const child = track(fork(LIMIT_SERVER, [], { stdio: ["ignore", "inherit", "inherit", "ipc"] }));
+  // fork() runs `execPath ...execArgv module`: taskset execs node in place, keeping the IPC channel.
+  const [command, prefix] = onServerCpus([process.execPath]);
+  const child = track(
+    fork(LIMIT_SERVER, [], {
+      execPath: command,
+      execArgv: prefix,
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    }),
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");

@@ -17,6 +17,8 @@ export interface Measurement {
   answers: number;
   /** Non-2xx answers, socket errors and timeouts: any of them makes the number meaningless. */
   failures: number;
+  /** The server process's CPU time (user + system, from /proc) per answer, µs. */
+  cpuMicrosPerAnswer?: number | null;
 }
 
 const REQUEST_TIMEOUT_S = 30;

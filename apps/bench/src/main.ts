@@ -12,6 +12,7 @@ import "./children.js";
 import { closeConnections } from "./http.js";
 import { readDurability } from "./limits.js";
 import { readOptions, type Options } from "./options.js";
+import { choosePinning, usePinning } from "./pinning.js";
 import { resident } from "./proc.js";
 import { startRatecard, tail, type RatecardProcess } from "./ratecard.js";
 import { formatReport, writeJson, type Report, type WorkloadResult } from "./report.js";
@@ -38,12 +39,16 @@ async function benchmark(options: Options, workDir: string): Promise<Report> {
   const loadBefore = os.loadavg()[0] ?? 0;
   const databasePath = path.join(workDir, "ratecard.db");
   const logPath = path.join(workDir, "server.log");
-  progress(`starting the server (log: ${logPath})`);
-  let server: RatecardProcess = await startRatecard({
+  const pinning = choosePinning(options.pin);
+  usePinning(pinning);
+  progress(`starting the server (log: ${logPath}); ${pinning.description}`);
+  const startOptions = {
     databasePath,
     logPath,
     preferAuth: options.preferAuth,
-  });
+    cpuProfileDir: options.cpuProfileDir,
+  };
+  let server: RatecardProcess = await startRatecard(startOptions);
   try {
     const auth =
       server.auth.strategy === "local"
@@ -58,6 +63,8 @@ async function benchmark(options: Options, workDir: string): Promise<Report> {
       limitDatabase: { path: path.join(workDir, "durable-limit.db"), ...sqlite },
     };
     const results: WorkloadResult[] = [];
+    const wanted = (workload: Workload) =>
+      !options.only || workload.name.toLowerCase().includes(options.only.toLowerCase());
     const run = async (workload: Workload) => {
       progress(workload.name);
       const result = await runWorkload(server, workload, settings);
@@ -70,25 +77,38 @@ async function benchmark(options: Options, workDir: string): Promise<Report> {
     const mappingId = await seedMappings(server, parents.fieldId, 0, options.smallMappings);
     if (!mappingId) throw new Error("seeding created no mapping");
     let seeded: Seeded = { ...parents, mappingId, mappings: options.smallMappings };
-    for (const workload of readWorkloads(server.authHeaders, seeded)) await run(workload);
-    await run(createMappingWorkload(server.authHeaders, seeded));
+    for (const workload of readWorkloads(server.authHeaders, seeded))
+      if (wanted(workload)) await run(workload);
+    const create = createMappingWorkload(server.authHeaders, seeded);
+    if (wanted(create)) await run(create);
     const afterSmall = resident(server.pid);
 
-    const visibility = await crossInstanceVisibility(options, workDir, server, databasePath);
+    const visibility = options.only
+      ? null
+      : await crossInstanceVisibility(options, workDir, server, databasePath);
 
-    progress(`growing to ${options.largeMappings} mappings`);
-    await seedMappings(server, parents.fieldId, options.smallMappings, options.largeMappings);
-    seeded = { ...seeded, mappings: options.largeMappings };
-    await run(listWorkload(server.authHeaders, seeded));
-    await run(quoteWorkload(server.authHeaders, seeded, options.quoteResources));
-    const serialQuote = await run(
-      quoteWorkload(server.authHeaders, seeded, options.quoteResources, 1),
-    );
+    const large = { ...seeded, mappings: options.largeMappings };
+    const largeRound = [
+      listWorkload(server.authHeaders, large),
+      quoteWorkload(server.authHeaders, large, options.quoteResources),
+      quoteWorkload(server.authHeaders, large, options.quoteResources, 1),
+    ];
+    let quoteServerMs: number | null = null;
+    if (largeRound.some(wanted)) {
+      progress(`growing to ${options.largeMappings} mappings`);
+      await seedMappings(server, parents.fieldId, options.smallMappings, options.largeMappings);
+      seeded = large;
+      for (const workload of largeRound) {
+        if (!wanted(workload)) continue;
+        const result = await run(workload);
+        if (workload.connections === 1) quoteServerMs = result.ratecard.p50Ms - result.limit.p50Ms;
+      }
+    }
     const afterRun = resident(server.pid);
 
     progress("restarting on the seeded database");
     await server.stop();
-    server = await startRatecard({ databasePath, logPath, preferAuth: options.preferAuth });
+    server = await startRatecard(startOptions);
     const restartMs = server.startMs;
 
     return {
@@ -102,6 +122,7 @@ async function benchmark(options: Options, workDir: string): Promise<Report> {
         secondsPerWorkload: options.secondsPerWorkload,
         warmupSeconds: options.warmupSeconds,
         connections: options.connections,
+        pinning: pinning.description,
       },
       auth,
       sqlite,
@@ -111,7 +132,7 @@ async function benchmark(options: Options, workDir: string): Promise<Report> {
       rssFileMiB: { afterSmall: afterSmall?.fileMiB ?? null, afterRun: afterRun?.fileMiB ?? null },
       restartToFirstAnswerMs: restartMs,
       visibility,
-      quoteServerMs: serialQuote.ratecard.p50Ms - serialQuote.limit.p50Ms,
+      quoteServerMs,
       totalSeconds: (performance.now() - began) / 1000,
     };
   } catch (error) {

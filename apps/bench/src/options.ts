@@ -15,6 +15,12 @@ export interface Options {
   json: string | undefined;
   preferAuth: boolean;
   keepFiles: boolean;
+  /** Load generator and servers on CPUs of their own (see pinning.ts). */
+  pin: boolean;
+  /** Only the workloads whose name contains this (case-insensitive); skips the visibility check. */
+  only: string | undefined;
+  /** Ratecard runs with --cpu-prof and writes its profiles here when it stops. */
+  cpuProfileDir: string | undefined;
 }
 
 export const USAGE = `Usage: pnpm --filter @ratecard/bench bench [options]   (after pnpm build)
@@ -32,6 +38,10 @@ export const USAGE = `Usage: pnpm --filter @ratecard/bench bench [options]   (af
   --json <file>        also write the results as JSON
   --noauth             run without authentication (default: AUTH_STRATEGY=local)
   --keep               keep the temporary database and server log
+  --no-pin             let the load generator and the servers share every CPU (default: taskset
+                       puts the servers on the first half of the CPUs, the load generator on the rest)
+  --only <text>        only the workloads whose name contains <text> (no visibility check)
+  --cpu-prof <dir>     run Ratecard with node --cpu-prof, its profiles written to <dir> at each stop
 `;
 
 function positive(name: string, raw: string | undefined, fallback: number): number {
@@ -58,6 +68,9 @@ export function readOptions(argv: string[]): Options {
       json: { type: "string" },
       noauth: { type: "boolean", default: false },
       keep: { type: "boolean", default: false },
+      "no-pin": { type: "boolean", default: false },
+      only: { type: "string" },
+      "cpu-prof": { type: "string" },
       help: { type: "boolean", default: false },
     },
     strict: true,
@@ -81,6 +94,9 @@ export function readOptions(argv: string[]): Options {
     json: values.json,
     preferAuth: !values.noauth,
     keepFiles: values.keep,
+    pin: !values["no-pin"],
+    only: values.only,
+    cpuProfileDir: values["cpu-prof"],
   };
   if (options.largeMappings < options.smallMappings)
     throw new Error(`--large must be at least --small\n\n${USAGE}`);

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 
 export interface Resident {
@@ -24,7 +25,7 @@ export function resident(pid: number): Resident | null {
 }
 
 /** User + system CPU time of one process in clock ticks (usually 10 ms), or null when gone. */
-function cpuTicks(pid: number): number | null {
+export function cpuTicks(pid: number): number | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
     // Fields after the command name, which may itself hold spaces: utime and stime are 14 and 15.
@@ -53,4 +54,19 @@ export async function waitUntilIdle(pid: number): Promise<void> {
     if (now === null || now - before <= IDLE_MAX_TICKS) return;
     before = now;
   }
+}
+
+let ticksPerSecond: number | undefined;
+
+/** The kernel's clock ticks per second (getconf CLK_TCK; 100 nearly everywhere). */
+export function clockTicksPerSecond(): number {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
+    } catch {
+      ticksPerSecond = 100;
+    }
+    if (!Number.isFinite(ticksPerSecond) || ticksPerSecond <= 0) ticksPerSecond = 100;
+  }
+  return ticksPerSecond;
 }

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { stopChild, track } from "./children.js";
 import { header, request } from "./http.js";
+import { onServerCpus } from "./pinning.js";
 
 /** The built server of this repository (apps/server), run as scripts/start.sh runs it. */
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -64,11 +65,15 @@ export async function freePort(): Promise<number> {
  * level, its log appended to `logPath`, and waits for /healthz. Under `local`, signs in as the
  * first admin. If the build has no local accounts yet, falls back to noauth and says why.
  */
-export async function startRatecard(options: {
+export interface StartOptions {
   databasePath: string;
   logPath: string;
   preferAuth: boolean;
-}): Promise<RatecardProcess> {
+  /** Runs node with --cpu-prof, writing the profile here when the server stops. */
+  cpuProfileDir?: string | undefined;
+}
+
+export async function startRatecard(options: StartOptions): Promise<RatecardProcess> {
   if (!fs.existsSync(SERVER_ENTRY))
     throw new Error(`${SERVER_ENTRY} is missing: run \`pnpm build\` first`);
   if (!options.preferAuth) return start(options, "noauth", "asked for with --noauth");
@@ -81,7 +86,7 @@ export async function startRatecard(options: {
 }
 
 async function start(
-  options: { databasePath: string; logPath: string },
+  options: StartOptions,
   strategy: "local" | "noauth",
   why: string,
 ): Promise<RatecardProcess> {
@@ -89,8 +94,12 @@ async function start(
   const baseUrl = `http://127.0.0.1:${port}`;
   const log = fs.openSync(options.logPath, "a");
   const began = performance.now();
+  const profile = options.cpuProfileDir
+    ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(options.cpuProfileDir)}`]
+    : [];
+  const [command, args] = onServerCpus([process.execPath, ...profile, SERVER_ENTRY]);
   const child = track(
-    spawn(process.execPath, [SERVER_ENTRY], {
+    spawn(command, args, {
       // As scripts/start.sh runs it from the repository root, but with none of the caller's
       // settings (CI exports DATABASE_URL, a developer may have POLICY_FILE or NODE_OPTIONS set).
       cwd: REPO_ROOT,

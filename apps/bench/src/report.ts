@@ -15,7 +15,13 @@ export interface Report {
   startedAt: string;
   /** Other processes' load skews both sides of a ratio: the 1-minute load average, before and after. */
   machine: { cpus: number; node: string; loadAverage: { before: number; after: number } };
-  settings: { secondsPerWorkload: number; warmupSeconds: number; connections: number };
+  settings: {
+    secondsPerWorkload: number;
+    warmupSeconds: number;
+    connections: number;
+    /** Which CPUs the load generator and the servers ran on. */
+    pinning: string;
+  };
   auth: string;
   sqlite: { journalMode: string; synchronous: string; source: string };
   seeded: { small: number; large: number };
@@ -27,9 +33,10 @@ export interface Report {
   /** Spawning the server on the seeded database to its first /healthz answer, ms. */
   restartToFirstAnswerMs: number;
   /** A write on one server until a second server on the same database shows it. */
-  visibility: Visibility & { database: string };
+  /** Null when not measured (--only). */
+  visibility: (Visibility & { database: string }) | null;
   /** Median time of one quote at one connection, minus the replay's: the server's own time. */
-  quoteServerMs: number;
+  quoteServerMs: number | null;
   totalSeconds: number;
 }
 
@@ -60,6 +67,8 @@ export function formatReport(report: Report): string {
     "p50 ms",
     "p99 ms",
     "limit p50 ms",
+    "CPU µs/answer",
+    "limit CPU µs",
     "failures",
   ];
   const rows = report.workloads.map((result) => [
@@ -71,6 +80,8 @@ export function formatReport(report: Report): string {
     fixed(result.ratecard.p50Ms, 2),
     fixed(result.ratecard.p99Ms, 2),
     fixed(result.limit.p50Ms, 2),
+    fixed(result.ratecard.cpuMicrosPerAnswer ?? null, 1),
+    fixed(result.limit.cpuMicrosPerAnswer ?? null, 1),
     String(result.ratecard.failures + result.limit.failures),
   ]);
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i]!.length)));
@@ -78,7 +89,7 @@ export function formatReport(report: Report): string {
   return [
     `Ratecard benchmark, ${report.startedAt}: ${machine.cpus} CPUs, Node ${machine.node}, ` +
       `load average ${fixed(machine.loadAverage.before, 2)} before, ${fixed(machine.loadAverage.after, 2)} after`,
-    `${settings.secondsPerWorkload} s per workload and server, after ${settings.warmupSeconds} s of warm-up`,
+    `${settings.secondsPerWorkload} s per workload and server, after ${settings.warmupSeconds} s of warm-up; ${settings.pinning}`,
     `auth: ${report.auth}; access log on (LOG_LEVEL=info, to a file)`,
     `SQLite: journal_mode=${report.sqlite.journalMode}, synchronous=${report.sqlite.synchronous} ` +
       `(${report.sqlite.source})`,
@@ -99,9 +110,11 @@ export function formatReport(report: Report): string {
       `${fixed(report.rssMiB.afterRun, 1)} MiB after the run (of which ${fixed(report.rssFileMiB.afterSmall, 1)} ` +
       `and ${fixed(report.rssFileMiB.afterRun, 1)} MiB file-backed: node's own code)`,
     `restart on the seeded database to first answer: ${fixed(report.restartToFirstAnswerMs, 0)} ms`,
-    `cross-instance visibility on ${report.visibility.database} (${report.visibility.writes} writes, each read on a second server ` +
-      `until shown): p50 ${fixed(report.visibility.p50Ms, 2)} ms, p99 ${fixed(report.visibility.p99Ms, 2)} ms, ` +
-      `max ${fixed(report.visibility.maxMs, 2)} ms, ${report.visibility.staleReads} stale reads`,
+    report.visibility
+      ? `cross-instance visibility on ${report.visibility.database} (${report.visibility.writes} writes, each read on a second server ` +
+        `until shown): p50 ${fixed(report.visibility.p50Ms, 2)} ms, p99 ${fixed(report.visibility.p99Ms, 2)} ms, ` +
+        `max ${fixed(report.visibility.maxMs, 2)} ms, ${report.visibility.staleReads} stale reads`
+      : "cross-instance visibility: not measured (--only)",
     `total: ${fixed(report.totalSeconds, 1)} s`,
   ].join("\n");
 }

@@ -6,7 +6,7 @@ import {
   type SqliteDurability,
 } from "./limits.js";
 import { measure, type LoadRequest } from "./load.js";
-import { waitUntilIdle } from "./proc.js";
+import { clockTicksPerSecond, cpuTicks, waitUntilIdle } from "./proc.js";
 import type { RatecardProcess } from "./ratecard.js";
 import type { WorkloadResult } from "./report.js";
 import {
@@ -156,12 +156,19 @@ export async function runWorkload(
         seconds: settings.warmupSeconds,
       });
       await waitUntilIdle(target.pid);
+      const ticksBefore = cpuTicks(target.pid);
       const measured = await measure(target.baseUrl, workload.request, {
         connections,
         seconds: settings.seconds,
       });
       await waitUntilIdle(target.pid);
-      return measured;
+      // Includes working off the requests abandoned at the end (a few per connection).
+      const ticksAfter = cpuTicks(target.pid);
+      const cpuMicrosPerAnswer =
+        ticksBefore === null || ticksAfter === null || measured.answers === 0
+          ? null
+          : ((ticksAfter - ticksBefore) * 1e6) / clockTicksPerSecond() / measured.answers;
+      return { ...measured, cpuMicrosPerAnswer };
     };
     const ratecard = await run(server);
     const limitMeasurement = await run(limit);
