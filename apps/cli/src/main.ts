@@ -11,10 +11,12 @@ import {
 } from "@ratecard/ruleset";
 import { CliError, request, requestJson, type Connection } from "./client.js";
 import { formatPlan } from "./plan-text.js";
+import { registerTargetCommands } from "./targets.js";
 
 // `ratecard`: Ratecard's rule set kept in git. export writes the canonical document; plan shows
 // what a file would change (exit 0: nothing, 2: changes, 1: error, for CI); apply carries the
-// plan out against the revision it was planned at, after a confirmation or --yes.
+// plan out against the revision it was planned at, after a confirmation or --yes. `targets ...`
+// does the same against CloudKitty deployments (targets.ts).
 
 const EXIT_OK = 0;
 const EXIT_ERROR = 1;
@@ -90,7 +92,9 @@ async function confirm(question: string): Promise<boolean> {
 
 function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command("ratecard")
-    .description("Ratecard's rule set as a file: export it, plan a change, apply it.")
+    .description(
+      "Ratecard's rule set as a file: export it, plan a change, apply it; and to CloudKitty targets.",
+    )
     .option("--url <url>", "Ratecard's base URL (default: $RATECARD_URL)")
     .option("--token <token>", "an API token, sent as X-Auth-Token (default: $RATECARD_TOKEN)")
     .showHelpAfterError()
@@ -167,6 +171,13 @@ function buildProgram(setExit: (code: number) => void): Command {
       );
       setExit(EXIT_OK);
     });
+
+  registerTargetCommands(program, {
+    connection: () => connectionOf(program),
+    setExit,
+    confirm,
+    exits: { ok: EXIT_OK, error: EXIT_ERROR, changes: EXIT_CHANGES },
+  });
 
   return program;
 }
