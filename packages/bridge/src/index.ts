@@ -16,6 +16,7 @@ export {
   isEmptyTargetPlan,
   planTarget,
   TARGET_PLAN_OPS,
+  type TargetMatch,
   type TargetOperation,
   type TargetPlan,
   type TargetPlanOp,
@@ -31,3 +32,14 @@ export {
   type TargetDrift,
   type TargetMetric,
 } from "./target-drift.js";
+export {
+  APPLY_OUTCOMES,
+  applyTargetPlan,
+  type AppliedOperation,
+  type AppliedRequest,
+  type ApplyOutcome,
+  type IdKind,
+  type TargetApplyInput,
+  type TargetApplyResult,
+  type TargetApplyStatus,
+} from "./target-apply.js";

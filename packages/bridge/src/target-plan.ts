@@ -9,9 +9,12 @@ import type { DuplicateRule } from "./convert.js";
 
 /*
  * What CloudKitty would need to hold Ratecard's rule set: Ratecard's document against the
- * target's (converted) one. Read only: nothing here talks to CloudKitty. Objects are matched by
- * id first (after an import both sides carry CloudKitty's ids), else by natural key (service
- * name; service + field name; group name; a rule's parent, value or level, tenant and group).
+ * target's (converted) one. Read only: nothing here talks to CloudKitty. Objects are matched
+ * through the target's id map first (CloudKitty generates its own ids, so after an apply the two
+ * sides' ids differ), then by the same id (after an import both sides carry CloudKitty's ids),
+ * else by natural key (service name; service + field name; group name; a rule's parent, value or
+ * level, tenant and group). `matched` gives every pairing, so the caller can rebuild the id map
+ * where an entry is missing or stale.
  */
 
 export const TARGET_PLAN_OPS = [
@@ -46,8 +49,17 @@ export interface TargetOperation {
   reason?: string;
 }
 
+/** A Ratecard object and the CloudKitty object it was paired with. */
+export interface TargetMatch {
+  kind: "group" | "service" | "field" | "mapping" | "threshold" | "script";
+  ratecard_id: string;
+  target_id: string;
+}
+
 export interface TargetPlan {
   operations: TargetOperation[];
+  /** Every pairing of a Ratecard object with a CloudKitty one (changed or not). */
+  matched: TargetMatch[];
   counts: Record<TargetPlanOp, number>;
   byKind: Record<RuleSetObjectKind, Record<TargetPlanOp, number>>;
   /** Whether costs and levels were compared at double precision (a CloudKitty on SQLite). */
@@ -64,6 +76,16 @@ export interface TargetPlanOptions {
    * reported double artifacts), so exact decimals that a double cannot tell apart are equal there.
    */
   doublePrecision?: boolean;
+  /**
+   * The target's id map: Ratecard's ids to CloudKitty's, keyed "kind:ratecard_id". Consulted
+   * before the same id and the natural key; an entry naming an object CloudKitty no longer has is
+   * ignored (stale).
+   */
+  idMap?: ReadonlyMap<string, string>;
+  /** Whether scripts are planned (the target lets apply push them); default true. */
+  scripts?: boolean;
+  /** Whether module states are planned (the target lets apply push them); default true. */
+  modules?: boolean;
 }
 
 type Rule = (RuleSetMapping | RuleSetThreshold) & { kind: "mapping" | "threshold" };
@@ -120,26 +142,41 @@ const emptyCounts = (): Record<TargetPlanOp, number> =>
   Object.fromEntries(TARGET_PLAN_OPS.map((op) => [op, 0])) as Record<TargetPlanOp, number>;
 
 function ruleAttributes(r: FlatRule): Attributes {
-  // The group by name: ids differ between the two sides when matched by natural key.
-  const { kind: _kind, id: _id, group_id: _group, ...rest } = r.rule;
-  return { parent: r.parent, ...rest, group: r.group };
+  // What CloudKitty 17 holds of a rule (a Ratecard document may carry lifecycle keys besides);
+  // the group by name: ids differ between the two sides when matched by natural key.
+  const rule = r.rule;
+  return {
+    parent: r.parent,
+    ...("level" in rule ? { level: rule.level } : { value: rule.value }),
+    type: rule.type,
+    cost: rule.cost,
+    tenant_id: rule.tenant_id,
+    group: r.group,
+  };
 }
 
-/** Pairs `desired` with `existing` by id, else by natural key; each existing object pairs once. */
+/**
+ * Pairs `desired` with `existing` through the id map, else by the same id, else by natural key;
+ * each existing object pairs once.
+ */
 function pair<D, E>(
   desired: readonly D[],
   existing: readonly E[],
   idOf: (x: D | E) => string,
   keyOfDesired: (x: D) => string,
   keyOfExisting: (x: E) => string,
+  mappedIdOf: (x: D) => string | undefined = () => undefined,
 ): { pairs: [D, E | undefined][]; extra: E[] } {
   const byId = new Map(existing.map((e) => [idOf(e), e]));
   const used = new Set<E>();
-  const pairs: [D, E | undefined][] = desired.map((d) => {
-    const same = byId.get(idOf(d));
-    if (same) used.add(same);
-    return [d, same];
-  });
+  const take = (id: string | undefined) => {
+    const found = id === undefined ? undefined : byId.get(id);
+    if (!found || used.has(found)) return undefined;
+    used.add(found);
+    return found;
+  };
+  const pairs: [D, E | undefined][] = desired.map((d) => [d, take(mappedIdOf(d))]);
+  for (const entry of pairs) entry[1] ??= take(idOf(entry[0]));
   const byKey = new Map<string, E[]>();
   for (const e of existing) {
     if (used.has(e)) continue;
@@ -164,6 +201,10 @@ export function planTarget(
   options: TargetPlanOptions,
 ): TargetPlan {
   const doublePrecision = options.doublePrecision ?? false;
+  const idMap = options.idMap ?? new Map<string, string>();
+  const mapped = (kind: TargetMatch["kind"], ratecardId: string) =>
+    idMap.get(`${kind}:${ratecardId}`);
+  const matched: TargetMatch[] = [];
   const sameNumber = (a: string, b: string) =>
     doublePrecision ? Number(a) === Number(b) : decimalsEqual(a, b);
   const operations: TargetOperation[] = [];
@@ -190,7 +231,7 @@ export function planTarget(
 
   // Modules: a fixed set on both sides; only their states can differ.
   const targetModules = new Map(target.modules.map((m) => [m.id, m]));
-  for (const module of ratecard.modules) {
+  for (const module of options.modules === false ? [] : ratecard.modules) {
     const there = targetModules.get(module.id);
     if (!there) continue;
     const changes = (["enabled", "priority"] as const).filter((k) => module[k] !== there[k]);
@@ -214,7 +255,7 @@ export function planTarget(
   // field that moved to another service is a replacement.
   const replaced = new Set<string>();
   const named = <T extends { id: string; name: string }>(
-    kind: RuleSetObjectKind,
+    kind: "group" | "service" | "field",
     desired: readonly T[],
     existing: readonly T[],
     keyOf: (x: T) => string,
@@ -222,9 +263,17 @@ export function planTarget(
     attributes: (x: T) => Attributes,
     canUpdate: boolean,
   ) => {
-    const { pairs, extra } = pair(desired, existing, (x) => x.id, keyOf, keyOf);
+    const { pairs, extra } = pair(
+      desired,
+      existing,
+      (x) => x.id,
+      keyOf,
+      keyOf,
+      (d) => mapped(kind, d.id),
+    );
     for (const [d, e] of pairs) {
       const path = pathOf(d);
+      if (e) matched.push({ kind, ratecard_id: d.id, target_id: e.id });
       if (!e) {
         push({
           op: "create",
@@ -317,9 +366,14 @@ export function planTarget(
     (r) => `${r.rule.kind}:${r.rule.id}`,
     naturalKey,
     naturalKey,
+    (r) => {
+      const id = mapped(r.rule.kind, r.rule.id);
+      return id === undefined ? undefined : `${r.rule.kind}:${id}`;
+    },
   );
   for (const [d, e] of pairs) {
     const kind = d.rule.kind;
+    if (e) matched.push({ kind, ratecard_id: d.rule.id, target_id: e.rule.id });
     const path = rulePath(d);
     const after = ruleAttributes(d);
     if (!e) {
@@ -371,15 +425,18 @@ export function planTarget(
     leftover.push(onlyInTarget(e.rule.kind, rulePath(e), e.rule.id, ruleAttributes(e)));
 
   // Scripts: CloudKitty updates a script in place (name and data).
+  const planScripts = options.scripts ?? true;
   const scripts = pair(
-    ratecard.scripts,
-    target.scripts,
+    planScripts ? ratecard.scripts : [],
+    planScripts ? target.scripts : [],
     (s) => s.id,
     (s) => s.name,
     (s) => s.name,
+    (s) => mapped("script", s.id),
   );
   for (const [d, e] of scripts.pairs) {
     const path = `scripts/${d.name}`;
+    if (e) matched.push({ kind: "script", ratecard_id: d.id, target_id: e.id });
     const after = { name: d.name, data: d.data };
     if (!e) {
       push({
@@ -452,7 +509,7 @@ export function planTarget(
     counts[operation.op]++;
     byKind[operation.kind][operation.op]++;
   }
-  return { operations, counts, byKind, doublePrecision };
+  return { operations, matched, counts, byKind, doublePrecision };
 }
 
 /** Whether the plan asks CloudKitty for nothing (unmanaged and duplicate objects are reports). */

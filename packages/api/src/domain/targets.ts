@@ -1,12 +1,10 @@
-import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from "node:crypto";
 import {
   convertRuleSet,
   isEmptyRuleSet,
   mergeRuleSets,
-  planTarget,
   type ImportReport,
   type MergeConflict,
-  type TargetPlan,
 } from "@ratecard/bridge";
 import {
   CloudKittyClient,
@@ -14,6 +12,7 @@ import {
   cloudKittyTarget,
   ZCloudKittyTargetInput,
   type CloudKittyTarget,
+  type CloudKittyRuleSet,
   type CloudKittyTargetInput,
   type ProbeReport,
 } from "@ratecard/cloudkitty";
@@ -23,6 +22,7 @@ import { auditEvent, type AuditContext } from "./audit.js";
 import { fail } from "./errors.js";
 import { currentRuleSet } from "./ruleset.js";
 import { applyRuleSetDocument } from "./ruleset-apply.js";
+import { recordRun, runActor } from "./target-runs.js";
 
 // CloudKitty targets (issue 14): the CloudKitty deployments Ratecard imports from or applies to.
 // A target's secret (an application credential secret or a password) is write-only: encrypted at
@@ -126,7 +126,9 @@ export interface ImportSummary {
   conflicts: number;
 }
 
-type TargetRow = NonNullable<Awaited<ReturnType<PrismaClient["cloudKittyTarget"]["findUnique"]>>>;
+export type TargetRow = NonNullable<
+  Awaited<ReturnType<PrismaClient["cloudKittyTarget"]["findUnique"]>>
+>;
 
 function render(row: TargetRow): TTarget {
   return {
@@ -240,7 +242,7 @@ export async function getTarget(prisma: PrismaClient, targetId: string): Promise
   return render(await findRow(prisma, targetId));
 }
 
-async function findRow(prisma: PrismaClient | Prisma.TransactionClient, targetId: string) {
+export async function findRow(prisma: PrismaClient | Prisma.TransactionClient, targetId: string) {
   const row = await prisma.cloudKittyTarget.findUnique({ where: { id: targetId } });
   if (!row) throw fail.notFound(noSuchTarget(targetId));
   return row;
@@ -386,6 +388,11 @@ export async function deleteTarget(
 /** How long one request to CloudKitty or Keystone may take. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
+/** A client of the target's CloudKitty (the secret decrypted here, kept only in the client). */
+export function targetClient(row: TargetRow, box: TargetSecretBox): CloudKittyClient {
+  return new CloudKittyClient(clientTarget(row, box), { timeoutMs: REQUEST_TIMEOUT_MS });
+}
+
 function clientTarget(row: TargetRow, box: TargetSecretBox): CloudKittyTarget {
   const stored = JSON.parse(row.connection) as TargetConnection;
   let input: CloudKittyTargetInput;
@@ -434,6 +441,8 @@ export async function probeTarget(
 }
 
 export interface TargetImport {
+  /** The import's run in the target's history. */
+  run_id: string;
   target_id: string;
   merge: boolean;
   /** Ratecard's rule-set revision before and after. */
@@ -450,17 +459,38 @@ export interface TargetImport {
   write_ms: number;
 }
 
+/** JSON with every object's keys sorted: one text per value, whatever order it was built in. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)),
+        )
+      : v,
+  );
+}
+
+/**
+ * The SHA-256 of the target's rule set as read (CloudKitty's objects, ids and texts exactly as
+ * sent, in the read's stable order): any change on the target's side, a module's state included,
+ * moves it. An apply compares it with its plan's.
+ */
+export function targetFingerprint(source: CloudKittyRuleSet): string {
+  const { endpoint: _endpoint, requestCount: _count, ...rules } = source;
+  return createHash("sha256").update(canonicalJson(rules)).digest("hex");
+}
+
 /**
  * The target's whole rule set, read through its v1 API and converted into a document with
- * CloudKitty's ids (and the report of what Ratecard cannot hold); a failed read is a 409 naming
- * the target.
+ * CloudKitty's ids (and the report of what Ratecard cannot hold), with its fingerprint; a failed
+ * read is a 409 naming the target.
  */
-async function readTargetRuleSet(
+export async function readTargetRuleSet(
   prisma: PrismaClient,
   box: TargetSecretBox,
   row: TargetRow,
-): Promise<ReturnType<typeof convertRuleSet> & { requestCount: number }> {
-  const client = new CloudKittyClient(clientTarget(row, box), { timeoutMs: REQUEST_TIMEOUT_MS });
+): Promise<ReturnType<typeof convertRuleSet> & { requestCount: number; fingerprint: string }> {
+  const client = targetClient(row, box);
   let source;
   try {
     source = await client.readRuleSet();
@@ -472,7 +502,11 @@ async function readTargetRuleSet(
   }
   const modules = await prisma.ratingModule.findMany({ select: { id: true } });
   const converted = convertRuleSet(source, { modules: modules.map((m) => m.id) });
-  return { ...converted, requestCount: source.requestCount };
+  return {
+    ...converted,
+    requestCount: source.requestCount,
+    fingerprint: targetFingerprint(source),
+  };
 }
 
 /**
@@ -488,8 +522,9 @@ export async function importTarget(
   audit: AuditContext,
 ): Promise<TargetImport> {
   const row = await findRow(prisma, targetId);
+  const startedAt = new Date();
   const readStart = performance.now();
-  const { document, report, requestCount } = await readTargetRuleSet(prisma, box, row);
+  const { document, report, requestCount, fingerprint } = await readTargetRuleSet(prisma, box, row);
   const readMs = performance.now() - readStart;
 
   const writeStart = performance.now();
@@ -522,11 +557,30 @@ export async function importTarget(
     skipped: report.skipped.length,
     conflicts: conflicts.length,
   };
-  await prisma.cloudKittyTarget.updateMany({
-    where: { id: targetId },
-    data: { lastImport: JSON.stringify(summary), lastImportAt: new Date() },
+  const runId = randomUUID();
+  await prisma.$transaction(async (tx) => {
+    await tx.cloudKittyTarget.updateMany({
+      where: { id: targetId },
+      data: { lastImport: JSON.stringify(summary), lastImportAt: new Date() },
+    });
+    const target = await tx.cloudKittyTarget.findUnique({ where: { id: targetId } });
+    // Deleted meanwhile: its runs went with it.
+    if (!target) return;
+    await recordRun(tx, {
+      id: runId,
+      targetId,
+      kind: "import",
+      status: "ok",
+      actor: runActor(audit),
+      ratecardRevision: applied.revision,
+      targetFingerprint: fingerprint,
+      startedAt,
+      summary: { ...summary, planned_revision: applied.planned_revision, applied: applied.counts },
+    });
+    await auditTargetRun(tx, audit, target, { run_id: runId, kind: "import", status: "ok" });
   });
   return {
+    run_id: runId,
     target_id: targetId,
     merge: options.merge,
     planned_revision: applied.planned_revision,
@@ -540,45 +594,25 @@ export async function importTarget(
   };
 }
 
-export interface TargetPlanResult extends TargetPlan {
-  target_id: string;
-  /** Ratecard's rule-set revision the plan was made against. */
-  revision: string;
-  /** The target's API generation as its last probe found it ("unknown" before any probe). */
-  generation: ProbeReport["generation"];
-  /** Whether the target's prune setting made objects only in CloudKitty deletes. */
-  prune: boolean;
-  /** CloudKitty's objects that Ratecard could not represent (see the import report). */
-  skipped: ImportReport["skipped"];
-  request_count: number;
-}
-
 /**
- * What CloudKitty would need to hold Ratecard's current rule set. Read only: the target is read
- * and converted as an import does, and nothing is written on either side.
+ * The audit event of a run that changed something (an import, an apply): an update of the target
+ * whose `after` names the run, so that the trail links to the run history.
  */
-export async function planTargetRules(
-  prisma: PrismaClient,
-  box: TargetSecretBox,
-  targetId: string,
-): Promise<TargetPlanResult> {
-  const row = await findRow(prisma, targetId);
-  const { document, report, requestCount } = await readTargetRuleSet(prisma, box, row);
-  const current = await currentRuleSet(prisma);
-  const plan = planTarget(current, document, {
-    prune: row.prune,
-    duplicates: report.duplicates,
-    // Costs that came back as a double's expansion: the target stores doubles (SQLite).
-    doublePrecision: report.doubles.length > 0,
-  });
-  const probe = row.lastProbe ? (JSON.parse(row.lastProbe) as ProbeReport) : null;
-  return {
-    target_id: targetId,
-    revision: current.revision,
-    generation: probe?.generation ?? "unknown",
-    prune: row.prune,
-    ...plan,
-    skipped: report.skipped,
-    request_count: requestCount,
-  };
+export async function auditTargetRun(
+  tx: Prisma.TransactionClient,
+  audit: AuditContext,
+  row: TargetRow,
+  run: { run_id: string; kind: "import" | "apply"; status: string },
+): Promise<void> {
+  const target: object & { revision: number } = audited(render(row));
+  await appendAuditEvent(
+    tx,
+    auditEvent(audit, {
+      operation: "update",
+      resourceType: "target",
+      resourceId: row.id,
+      before: target,
+      after: Object.assign({ run }, target),
+    }),
+  );
 }

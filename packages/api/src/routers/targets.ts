@@ -6,12 +6,12 @@ import {
   getTarget,
   importTarget,
   listTargets,
-  planTargetRules,
   probeTarget,
   TARGET_MODES,
   updateTarget,
 } from "../domain/targets.js";
-import { TARGET_PLAN_OPS } from "@ratecard/bridge";
+import { applyTargetRules, planTargetRules } from "../domain/target-apply.js";
+import { APPLY_OUTCOMES, TARGET_PLAN_OPS } from "@ratecard/bridge";
 import { getRun, listRuns, TARGET_RUN_KINDS, TARGET_RUN_STATUSES } from "../domain/target-runs.js";
 import { publicProcedure, router } from "../trpc.js";
 import { created, deleted } from "./rest.js";
@@ -117,6 +117,7 @@ const ZTargetOut = z.object({
 
 const ZBriefRule = z.object({ id: z.string(), cost: z.string(), type: z.string() });
 const ZImportOut = z.object({
+  run_id: z.string(),
   target_id: z.string(),
   merge: z.boolean(),
   planned_revision: z.string(),
@@ -163,10 +164,18 @@ const ZPlanOp = z.enum(TARGET_PLAN_OPS);
 const ZOpCounts = z.record(ZPlanOp, z.number());
 const ZAttributes = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
 const ZTargetPlanOut = z.object({
+  plan_id: z.string(),
   target_id: z.string(),
   revision: z.string(),
+  ratecard_revision: z.string(),
+  target_fingerprint: z.string(),
   generation: z.enum(["pre-23", "23+", "unknown"]),
   prune: z.boolean(),
+  push_scripts: z.boolean(),
+  push_modules: z.boolean(),
+  in_force_only: z.boolean(),
+  left_out: z.object({ scheduled: z.number(), ended: z.number() }),
+  notes: z.array(z.string()),
   doublePrecision: z.boolean(),
   operations: z.array(
     z.object({
@@ -187,6 +196,39 @@ const ZTargetPlanOut = z.object({
     z.object({ kind: z.string(), id: z.string(), where: z.string(), reason: z.string() }),
   ),
   request_count: z.number(),
+});
+
+const ZApplyOut = z.object({
+  run_id: z.string(),
+  target_id: z.string(),
+  plan_id: z.string(),
+  status: z.enum(["ok", "empty", "partial", "failed"]),
+  ratecard_revision: z.string(),
+  operations: z.array(
+    z.object({
+      op: ZPlanOp,
+      kind: z.string(),
+      path: z.string(),
+      ratecard_id: z.string().nullable(),
+      target_id: z.string().nullable(),
+      status: z.number().nullable(),
+      request_id: z.string().nullable(),
+      outcome: z.enum(APPLY_OUTCOMES),
+      error: z.string().optional(),
+      reason: z.string().optional(),
+      requests: z.array(
+        z.object({
+          method: z.enum(["GET", "POST", "PUT", "DELETE"]),
+          status: z.number().nullable(),
+          request_id: z.string().nullable(),
+        }),
+      ),
+    }),
+  ),
+  counts: z.record(z.enum(APPLY_OUTCOMES), z.number()),
+  error: z.string().nullable(),
+  started_at: z.string(),
+  finished_at: z.string(),
 });
 
 /** JSON's null stands for absent in a probe report's optional members. */
@@ -389,15 +431,50 @@ export const targetsRouter = router({
           "set: `create`, `update` (in place), `replace` (delete and create, with the reason), " +
           "`delete` (objects only in CloudKitty, when the target prunes), `unmanaged` (objects " +
           "only in CloudKitty, when it does not), `duplicate` (rules CloudKitty holds twice) and " +
-          "`module` (enabled, priority). Read only: nothing changes on either side. Answers with " +
-          "Ratecard's revision and the target's API generation from its last probe.",
+          "`module` (enabled, priority). Objects are paired through the target's id map, then by " +
+          "id, then by natural key. Nothing changes in CloudKitty; the plan is kept as a run " +
+          "(`plan_id`, which an apply names) with Ratecard's revision and the target's " +
+          "fingerprint. Before CloudKitty 23 only the rules in force now are planned (no validity " +
+          "dates there); scripts and module states only when the target pushes them.",
         protect: false,
       },
     })
     .input(ZTargetId)
     .output(ZTargetPlanOut)
     .mutation(({ ctx, input }) =>
-      planTargetRules(ctx.prisma, ctx.targetSecrets(), input.target_id),
+      planTargetRules(ctx.prisma, ctx.targetSecrets(), input.target_id, auditOf(ctx)),
+    ),
+
+  // tRPC reserves `apply` as a procedure name.
+  applyPlan: publicProcedure
+    .meta({
+      action: true,
+      openapi: {
+        method: "POST",
+        path: `${TARGETS}/{target_id}/apply`,
+        tags,
+        summary: "Apply a plan to a CloudKitty target",
+        description:
+          "Carries out the plan `plan_id` on a managed target: groups, services, fields, rules, " +
+          "then scripts and modules (when the target pushes them); deletes in reverse. Not " +
+          "atomic on CloudKitty's side: it stops at the first failure (`partial`) and never rolls " +
+          "back; planning and applying again converges. 409 when the target is an import source, " +
+          "runs CloudKitty 23+ (not built yet), or when Ratecard's rule set, the target's rule " +
+          "set or its settings changed since the plan. Answers the apply's run: each operation " +
+          "with CloudKitty's status and request id.",
+        protect: false,
+      },
+    })
+    .input(z.strictObject({ target_id: ZPathId, plan_id: ZPathId }))
+    .output(ZApplyOut)
+    .mutation(({ ctx, input }) =>
+      applyTargetRules(
+        ctx.prisma,
+        ctx.targetSecrets(),
+        input.target_id,
+        input.plan_id,
+        auditOf(ctx),
+      ),
     ),
 
   runs: publicProcedure
