@@ -140,9 +140,9 @@ export function ImportReport({ result }: { result: ImportResult }) {
         ({result.read_ms} ms to read, {result.write_ms} ms to write).
       </p>
       <ObjectCounts counts={report.counts} label="Objects read from CloudKitty" />
-      <h4 className="target-report-heading">
+      <h3 className="target-report-heading">
         Duplicates in CloudKitty ({report.duplicates.length})
-      </h4>
+      </h3>
       {report.duplicates.length === 0 ? (
         <p className="muted">None.</p>
       ) : (
@@ -173,7 +173,7 @@ export function ImportReport({ result }: { result: ImportResult }) {
           ))}
         </ul>
       )}
-      <h4 className="target-report-heading">Skipped ({report.skipped.length})</h4>
+      <h3 className="target-report-heading">Skipped ({report.skipped.length})</h3>
       {report.skipped.length === 0 ? (
         <p className="muted">None.</p>
       ) : (
@@ -185,7 +185,7 @@ export function ImportReport({ result }: { result: ImportResult }) {
           ))}
         </ul>
       )}
-      <h4 className="target-report-heading">Conflicts ({conflicts.length})</h4>
+      <h3 className="target-report-heading">Conflicts ({conflicts.length})</h3>
       {conflicts.length === 0 ? (
         <p className="muted">None.</p>
       ) : (
@@ -199,9 +199,9 @@ export function ImportReport({ result }: { result: ImportResult }) {
       )}
       {report.doubles.length > 0 && (
         <>
-          <h4 className="target-report-heading">
+          <h3 className="target-report-heading">
             Stored by CloudKitty as doubles ({report.doubles.length})
-          </h4>
+          </h3>
           <ul className="target-list">
             {report.doubles.map((item) => (
               <li key={`${item.kind}:${item.id}:${item.attribute}`}>
