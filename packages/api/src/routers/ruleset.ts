@@ -34,7 +34,8 @@ export const rulesetRouter = router({
         summary: "Export the rule set",
         description:
           "The whole rule set (modules, groups, services with their fields, mappings and " +
-          "thresholds, scripts), every object with its id, as one canonical document: decimals " +
+          "thresholds, scripts; rules and scripts with their lifecycle: start, end, name, " +
+          "description), every object with its id, as one canonical document: decimals " +
           "as strings, a stable order, so that the same rule set always gives the same bytes. " +
           "`revision` is the newest audit event's number. `?format=yaml` answers the same in " +
           "YAML (`application/yaml`). The ETag names the revision and the format; If-None-Match " +
