@@ -130,8 +130,10 @@ export interface Drift {
     expected?: unknown;
     actual?: unknown;
     against: string;
+    note?: string;
   }[];
   counts?: Record<string, number>;
+  notes?: string[];
 }
 
 export interface Run {
@@ -361,7 +363,9 @@ export function formatDrift(drift: Drift, targetName: string): string {
         ? ` ${d.field}: expected ${show(d.expected)}, CloudKitty has ${show(d.actual)}`
         : "";
     lines.push(`  ${d.kind.padEnd(16)} ${d.object_kind} ${d.path}${value} [against ${d.against}]`);
+    if (d.note) lines.push(`        (${d.note})`);
   }
+  for (const note of drift.notes ?? []) lines.push(`Note: ${note}`);
   return `${lines.join("\n")}\n`;
 }
 
