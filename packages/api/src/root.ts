@@ -12,6 +12,7 @@ import { modulesRouter } from "./routers/modules.js";
 import { ratingRouter } from "./routers/rating.js";
 import { rulesetRouter } from "./routers/ruleset.js";
 import { scriptsRouter } from "./routers/pyscripts/scripts.js";
+import { targetDriftRouter } from "./routers/target-drift.js";
 import { targetsRouter } from "./routers/targets.js";
 import { warningsRouter } from "./routers/warnings.js";
 import { router } from "./trpc.js";
@@ -36,7 +37,8 @@ export const appRouter = router({
   accounts: accountsRouter,
   audit: auditRouter,
   ruleset: rulesetRouter,
-  targets: targetsRouter,
+  // The drift check lives in its own router file (routers/target-drift.ts), same namespace.
+  targets: router({ ...targetsRouter._def.record, ...targetDriftRouter._def.record }),
   warnings: router({
     acknowledge: warningsRouter.acknowledge,
     withdraw: warningsRouter.withdraw,

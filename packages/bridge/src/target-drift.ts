@@ -109,46 +109,10 @@ function brief(kind: RuleSetObjectKind, attributes: Attributes | null): Value {
   return String(attributes.name);
 }
 
-/** The document with its ids replaced by CloudKitty's where the id map has them. */
-function translate(
-  document: RuleSetDocument,
-  idMap: ReadonlyMap<string, string>,
-  back: Map<string, string>,
-): RuleSetDocument {
-  if (idMap.size === 0) return document;
-  const to = (kind: string, id: string) => {
-    const mapped = idMap.get(`${kind}:${id}`);
-    if (mapped === undefined) return id;
-    back.set(`${kind}:${mapped}`, id);
-    return mapped;
-  };
-  const group = (id: string | null) => (id === null ? null : to("group", id));
-  const rules = <R extends { id: string; group_id: string | null }>(kind: string, list: R[]) =>
-    list.map((r) => ({ ...r, id: to(kind, r.id), group_id: group(r.group_id) }));
-  return {
-    ...document,
-    groups: document.groups.map((g) => ({ ...g, id: to("group", g.id) })),
-    services: document.services.map((s) => ({
-      ...s,
-      id: to("service", s.id),
-      mappings: rules("mapping", s.mappings),
-      thresholds: rules("threshold", s.thresholds),
-      fields: s.fields.map((f) => ({
-        ...f,
-        id: to("field", f.id),
-        mappings: rules("mapping", f.mappings),
-        thresholds: rules("threshold", f.thresholds),
-      })),
-    })),
-    scripts: document.scripts.map((s) => ({ ...s, id: to("script", s.id) })),
-  };
-}
-
 /** planTarget's operations as drift differences. */
 function fromPlan(
   operations: readonly TargetOperation[],
   against: DriftAgainst,
-  ratecardIdOf: (kind: RuleSetObjectKind, id: string | null) => string | null,
 ): DriftDifference[] {
   const differences: DriftDifference[] = [];
   for (const o of operations) {
@@ -158,7 +122,7 @@ function fromPlan(
         differences.push({
           kind: "missing",
           ...base,
-          ratecard_id: ratecardIdOf(o.kind, o.ratecard_id),
+          ratecard_id: o.ratecard_id,
           expected: brief(o.kind, o.after),
         });
         break;
@@ -169,7 +133,7 @@ function fromPlan(
           differences.push({
             kind: "changed",
             ...base,
-            ratecard_id: ratecardIdOf(o.kind, o.ratecard_id),
+            ratecard_id: o.ratecard_id,
             field,
             expected: o.after?.[field] ?? null,
             actual: o.before?.[field] ?? null,
@@ -196,23 +160,18 @@ function fromPlan(
 export function driftTarget(input: DriftInput): TargetDrift {
   const doublePrecision = input.doublePrecision ?? false;
   const idMap = input.idMap ?? new Map<string, string>();
-  // What is not pushed is not compared: scripts (code CloudKitty runs) and module states are
-  // opt-ins of the target, and CloudKitty's own stay as they are.
-  const scoped = (document: RuleSetDocument, side: "expected" | "target"): RuleSetDocument => ({
-    ...document,
-    scripts: input.scripts ? document.scripts : [],
-    modules: input.modules || side === "expected" ? document.modules : [],
-  });
-  const target = scoped(input.target, "target");
-
   const differences: DriftDifference[] = [];
   const compare = (expected: RuleSetDocument, against: DriftAgainst) => {
-    const back = new Map<string, string>();
-    const translated = scoped(translate(expected, idMap, back), "expected");
-    const plan = planTarget(translated, target, { prune: true, doublePrecision });
-    const ratecardIdOf = (kind: RuleSetObjectKind, id: string | null) =>
-      id === null ? null : (back.get(`${kind}:${id}`) ?? id);
-    differences.push(...fromPlan(plan.operations, against, ratecardIdOf));
+    // What is not pushed is not compared: scripts (code CloudKitty runs) and module states are
+    // opt-ins of the target; objects only in CloudKitty are listed as if pruning (then "extra").
+    const plan = planTarget(expected, input.target, {
+      prune: true,
+      doublePrecision,
+      idMap,
+      scripts: input.scripts ?? false,
+      modules: input.modules ?? false,
+    });
+    differences.push(...fromPlan(plan.operations, against));
   };
   if (input.lastApplied) compare(input.lastApplied, "last_apply");
   compare(input.ratecard, "ratecard");
@@ -223,7 +182,20 @@ export function driftTarget(input: DriftInput): TargetDrift {
     const [kind, ratecardId] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)];
     reverse.set(`${kind}:${cloudKittyId}`, ratecardId);
   }
-  const ratecardIdOf = (kind: string, id: string) => reverse.get(`${kind}:${id}`) ?? null;
+  // Ids Ratecard holds as CloudKitty's own (after an import) need no id map entry.
+  const own = new Set<string>();
+  for (const service of input.ratecard.services) {
+    own.add(`service:${service.id}`);
+    for (const m of service.mappings) own.add(`mapping:${m.id}`);
+    for (const t of service.thresholds) own.add(`threshold:${t.id}`);
+    for (const field of service.fields) {
+      own.add(`field:${field.id}`);
+      for (const m of field.mappings) own.add(`mapping:${m.id}`);
+      for (const t of field.thresholds) own.add(`threshold:${t.id}`);
+    }
+  }
+  const ratecardIdOf = (kind: string, id: string) =>
+    reverse.get(`${kind}:${id}`) ?? (own.has(`${kind}:${id}`) ? id : null);
 
   for (const d of input.duplicates ?? []) {
     const path = `${d.parent}/${d.kind === "mapping" ? "mappings" : "thresholds"}/${d.key ?? "(service)"}`;

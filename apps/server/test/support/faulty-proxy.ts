@@ -6,9 +6,10 @@ import type { AddressInfo } from "node:net";
 // client's connection without a word (the write happened; the caller cannot know); `unavailable`
 // answers 503 without forwarding (the write did not happen). Reads always pass through.
 
+/** `times`: how many writes in a row fail from the `nth` on (default 1: a retry goes through). */
 export type Fault =
-  | { kind: "drop-answer"; nth: number; method?: string }
-  | { kind: "unavailable"; nth: number; method?: string };
+  | { kind: "drop-answer"; nth: number; method?: string; times?: number }
+  | { kind: "unavailable"; nth: number; method?: string; times?: number };
 
 export interface ProxyEvent {
   method: string;
@@ -19,7 +20,7 @@ export interface ProxyEvent {
 
 export interface FaultyProxy {
   url: string;
-  /** Fails the `nth` write (1-based, counted from now; of `method` when given), once. */
+  /** Fails the `nth` write (1-based, counted from now; of `method` when given) and `times - 1` more. */
   arm(fault: Fault): void;
   disarm(): void;
   /** Whether the armed fault has fired. */
@@ -44,10 +45,11 @@ export async function startFaultyProxy(upstream: string): Promise<FaultyProxy> {
       let fire: Fault | null = null;
       if (fault && method !== "GET" && (!fault.method || fault.method === method)) {
         seen++;
-        if (seen === fault.nth) {
+        const last = fault.nth + (fault.times ?? 1) - 1;
+        if (seen >= fault.nth && seen <= last) {
           fire = fault;
-          fault = null;
           hasFired = true;
+          if (seen === last) fault = null;
         }
       }
       if (fire?.kind === "unavailable") {
