@@ -209,11 +209,35 @@ test("register, probe, import a CloudKitty's rules, change a price and read the 
   await expect(line).toContainText("cost 0.5 → 0.75");
   await expectNoAxeViolations(page);
 
+  // Apply, behind a confirmation that gives the counts and says it is not atomic.
+  await page.getByRole("button", { name: "Apply this plan" }).click();
+  const applyDialog = page.getByRole("alertdialog", { name: "Apply the plan to reference?" });
+  await expect(applyDialog).toContainText("1 change: 1 update.");
+  await expect(applyDialog).toContainText("not atomic on CloudKitty's side");
+  await expectNoAxeViolations(page, { include: "[role=alertdialog]" });
+  await applyDialog.getByRole("button", { name: "Apply to CloudKitty" }).click();
+  await expectToast(page, "Plan applied to reference");
+  const applied = page.getByRole("table", { name: "Operations applied" });
+  await expect(
+    applied.getByRole("row", { name: /flavor_name\/mappings\/m1\.small/ }),
+  ).toContainText("done");
+  await expectNoAxeViolations(page);
+  // CloudKitty holds the new price (read back with its own CLI), and the next plan is empty.
+  expect(Number((await cli("hashmap", "mapping", "get", mappingId))["Cost"])).toBe(0.75);
+  await page.getByRole("button", { name: "Plan again" }).click();
+  await expect(
+    page
+      .getByRole("status")
+      .filter({ hasText: "Nothing to change: CloudKitty holds Ratecard's rules." }),
+  ).toBeVisible();
+  await expect(page.getByRole("button", { name: "Apply this plan" })).toHaveCount(0);
+
   // The run history keeps the import and the plan.
   await openTab(page, "Runs");
   const runs = page.getByRole("table", { name: "Runs of the target" });
   await expect(runs.getByRole("row", { name: /import/ })).toBeVisible();
-  await expect(runs.getByRole("row", { name: /plan/ })).toBeVisible();
+  await expect(runs.getByRole("row", { name: /plan/ }).first()).toBeVisible();
+  await expect(runs.getByRole("row", { name: /apply/ })).toContainText("ok");
   await runs
     .getByRole("row", { name: /import/ })
     .getByRole("button", { name: /Details/ })
@@ -221,5 +245,12 @@ test("register, probe, import a CloudKitty's rules, change a price and read the 
   await expect(page).toHaveURL(/run=/);
   await expect(page.getByRole("region", { name: "Run details" })).toContainText("import run");
   await expectNoAxeViolations(page);
+
+  // The list: last apply (revision, time, who).
+  await page.getByRole("link", { name: "CloudKitty targets" }).first().click();
+  const row = page
+    .getByRole("table", { name: "CloudKitty targets" })
+    .getByRole("row", { name: /reference/ });
+  await expect(row).toContainText(/ok, revision \d+/);
   await request.dispose();
 });

@@ -50,14 +50,21 @@ export function PlanView({ plan }: { plan: TargetPlanResult }) {
         {reported > 0 && <>Also reported: {describeCounts(counts, REPORTED_ONLY)}.</>}
       </p>
       <p className="muted">
-        Planned against Ratecard revision {plan.revision}; {plan.request_count} requests to
-        CloudKitty.
+        Plan <code>{plan.plan_id}</code>, against Ratecard revision {plan.ratecard_revision};{" "}
+        {plan.request_count} requests to CloudKitty.
         {plan.doublePrecision &&
           " CloudKitty stores costs as doubles here (SQLite): costs were compared at double precision."}
         {plan.prune
           ? " The target prunes: objects only in CloudKitty are deleted."
           : " The target does not prune: objects only in CloudKitty are left alone (unmanaged)."}
       </p>
+      {plan.notes.length > 0 && (
+        <ul className="target-list muted">
+          {plan.notes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
+        </ul>
+      )}
       {reported > 0 && (
         <label className="choice">
           <input

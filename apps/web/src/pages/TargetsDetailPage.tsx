@@ -21,12 +21,24 @@ import { DriftBadge, LastApply, RunHistory } from "../components/TargetRuns";
 import { useRefreshAll } from "../hooks";
 import { formatDateTime } from "../lib/accounts";
 import { describeProblem } from "../lib/errors";
-import { describeConnection, describeProbe, type TargetTab } from "../lib/targets";
+import {
+  CHANGING_OPS,
+  changeCount,
+  describeConnection,
+  describeCounts,
+  describeProbe,
+  describeSummary,
+  RUN_STATUS_LABEL,
+  type PlanOp,
+  type TargetTab,
+} from "../lib/targets";
 import { ReadOnlyNotice, useCan } from "../session/permissions";
-import { useTRPC } from "../trpc";
+import { useTRPC, type RouterOutputs } from "../trpc";
 import "../components/targets.css";
 
 const route = getRouteApi("/targets/$targetId");
+
+type ApplyResult = RouterOutputs["targets"]["applyPlan"];
 
 export function TargetsDetailPage() {
   const { manageTargets } = useCan();
@@ -291,22 +303,133 @@ function ImportPanel({ target }: { target: Target }) {
 
 function PlanPanel({ target }: { target: Target }) {
   const trpc = useTRPC();
+  const refreshAll = useRefreshAll();
   const plan = useMutation(trpc.targets.plan.mutationOptions());
+  const apply = useMutation(trpc.targets.applyPlan.mutationOptions());
   const [result, setResult] = useState<TargetPlanResult | null>(null);
-  const run = () =>
-    void plan.mutateAsync({ target_id: target.target_id }).then(setResult, () => undefined);
+  const [applied, setApplied] = useState<ApplyResult | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const run = () => {
+    setApplied(null);
+    apply.reset();
+    void plan.mutateAsync({ target_id: target.target_id }).then(setResult, () => setResult(null));
+  };
+  const counts = (result?.counts ?? {}) as Partial<Record<PlanOp, number>>;
+  const changes = changeCount(counts);
+  const applyPlan = (planId: string) =>
+    void apply.mutateAsync({ target_id: target.target_id, plan_id: planId }).then(
+      async (answer) => {
+        setConfirming(false);
+        setApplied(answer);
+        // The plan is carried out (or partly): what CloudKitty holds now needs a new plan.
+        setResult(null);
+        if (answer.status === "ok" || answer.status === "empty")
+          toast.success(`Plan applied to ${target.name}`);
+        else toast.error(`Apply to ${target.name} ${answer.status}: ${answer.error ?? ""}`);
+        await refreshAll();
+      },
+      async () => {
+        setConfirming(false);
+        await refreshAll();
+      },
+    );
   return (
     <>
       <h2 className="panel-title">Plan against {target.name}</h2>
       <p className="muted">
         Reads this CloudKitty and lists what it would need to hold Ratecard's current rules. Read
-        only: nothing changes on either side.
+        only: nothing changes on either side until the plan is applied.
       </p>
-      <button type="button" className="button primary" disabled={plan.isPending} onClick={run}>
-        {plan.isPending ? "Planning…" : result ? "Plan again" : "Plan"}
-      </button>
+      <div className="header-actions">
+        <button type="button" className="button primary" disabled={plan.isPending} onClick={run}>
+          {plan.isPending ? "Planning…" : result || applied ? "Plan again" : "Plan"}
+        </button>
+        {result && changes > 0 && target.mode === "managed" && (
+          <button type="button" className="button" onClick={() => setConfirming(true)}>
+            Apply this plan
+          </button>
+        )}
+      </div>
+      {result && changes > 0 && target.mode !== "managed" && (
+        <p className="alert note" role="note">
+          This target is an import source: Ratecard never writes to it. Make it managed (Edit
+          target) to apply.
+        </p>
+      )}
       {plan.isError && <ErrorPanel error={plan.error} title="Planning failed" />}
+      {apply.isError && <ErrorPanel error={apply.error} title="Apply refused" />}
+      {applied && <ApplyReport result={applied} />}
       {result && <PlanView plan={result} />}
+      {result && (
+        <ConfirmDialog
+          open={confirming}
+          onOpenChange={setConfirming}
+          title={`Apply the plan to ${target.name}?`}
+          confirmLabel="Apply to CloudKitty"
+          pendingLabel="Applying…"
+          pending={apply.isPending}
+          onConfirm={() => applyPlan(result.plan_id)}
+        >
+          <p>
+            <strong>
+              {changes} {changes === 1 ? "change" : "changes"}:{" "}
+              {describeCounts(counts, CHANGING_OPS)}.
+            </strong>{" "}
+            CloudKitty bills with them from its next collect period.
+          </p>
+          <p>
+            The change is <strong>not atomic on CloudKitty's side</strong>: CloudKitty has no
+            transaction across requests. Apply stops at the first failure and does not roll back
+            what was already done; planning and applying again finishes the job.
+          </p>
+          {(counts.unmanaged ?? 0) > 0 && (
+            <p>
+              {counts.unmanaged} objects only in CloudKitty are left alone (the target does not
+              prune).
+            </p>
+          )}
+        </ConfirmDialog>
+      )}
     </>
+  );
+}
+
+function ApplyReport({ result }: { result: ApplyResult }) {
+  const done = result.status === "ok" || result.status === "empty";
+  return (
+    <section className="target-report" aria-label="Apply report">
+      <p className={done ? "" : "alert error"} role="status">
+        <strong>Apply {RUN_STATUS_LABEL[result.status]}</strong>:{" "}
+        {describeSummary({ counts: result.counts })}
+        {result.error && <> — {result.error}</>}
+      </p>
+      {result.operations.length > 0 && (
+        <table className="data-table" aria-label="Operations applied">
+          <thead>
+            <tr>
+              <th scope="col">Operation</th>
+              <th scope="col">Object</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">CloudKitty status</th>
+              <th scope="col">Request ID</th>
+            </tr>
+          </thead>
+          <tbody>
+            {result.operations.map((operation, index) => (
+              <tr key={`${index}:${operation.path}`}>
+                <td>{operation.op}</td>
+                <td>
+                  <span className="muted">{operation.kind}</span> <code>{operation.path}</code>
+                  {operation.error && <div className="muted target-reason">{operation.error}</div>}
+                </td>
+                <td>{operation.outcome.replace("_", " ")}</td>
+                <td>{operation.status ?? "—"}</td>
+                <td className="mono target-ids">{operation.request_id ?? "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
   );
 }
