@@ -70,21 +70,21 @@ describe("ratecard targets (noauth Ratecard, CloudKitty 17)", () => {
     });
     env = { RATECARD_URL: server.baseUrl };
     const cli = cloudKitty.cli;
-    ck.compute = (await cli("hashmap", "service", "create", "compute"))["Service ID"]!;
-    ck.flavor = (await cli("hashmap", "field", "create", ck.compute, "flavor"))["Field ID"]!;
+    ck.service = (await cli("hashmap", "service", "create", "volume.size"))["Service ID"]!;
+    ck.field = (await cli("hashmap", "field", "create", ck.service, "volume_type"))["Field ID"]!;
     ck.small = (
       await cli(
         "hashmap",
         "mapping",
         "create",
         "--field-id",
-        ck.flavor,
+        ck.field,
         "--value",
-        "m1.small",
+        "ssd",
         "0.5",
       )
     )["Mapping ID"]!;
-    ck.threshold = (await cli("hashmap", "threshold", "create", "-s", ck.compute, "10", "0.25"))[
+    ck.threshold = (await cli("hashmap", "threshold", "create", "-s", ck.service, "10", "0.25"))[
       "Threshold ID"
     ]!;
     const target = await call("POST", TARGETS, {
@@ -158,15 +158,15 @@ describe("ratecard targets (noauth Ratecard, CloudKitty 17)", () => {
   it("plans Ratecard's changes as a readable diff (exit 2)", async () => {
     const changed = await call("PUT", `${HASHMAP}/mappings/${ck.small}`, {
       mapping_id: ck.small,
-      field_id: ck.flavor,
-      value: "m1.small",
+      field_id: ck.field,
+      value: "ssd",
       type: "flat",
       cost: "0.75",
     });
     expect(changed.status, changed.text).toBeLessThan(300);
     const created = await call("POST", `${HASHMAP}/mappings`, {
-      field_id: ck.flavor,
-      value: "m1.large",
+      field_id: ck.field,
+      value: "hdd",
       type: "rate",
       cost: "2",
     });
@@ -176,10 +176,10 @@ describe("ratecard targets (noauth Ratecard, CloudKitty 17)", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(2);
     expect(run.stdout).toMatch(/against Ratecard revision \d+: 1 create, 1 update\.\n\n/);
-    expect(run.stdout).toContain("  ~ update    mapping compute/flavor/mappings/m1.small\n");
+    expect(run.stdout).toContain("  ~ update    mapping volume.size/volume_type/mappings/ssd\n");
     expect(run.stdout).toContain('        cost: "0.5" -> "0.75"\n');
     expect(run.stdout).toMatch(
-      / {2}\+ create +mapping compute\/flavor\/mappings\/m1.large \(.*cost 2/,
+      / {2}\+ create +mapping volume.size\/volume_type\/mappings\/hdd \(.*cost 2/,
     );
 
     const json = await ratecard(["targets", "plan", "local", "--json"], env);
@@ -205,7 +205,7 @@ describe("ratecard targets (noauth Ratecard, CloudKitty 17)", () => {
     expect(run.code, run.stdout).toBe(0);
     expect(run.stdout).toMatch(/\nApply [0-9a-f-]{36} \(plan [0-9a-f-]{36}\): ok, 2 done\.\n$/);
     expect(run.stdout).toMatch(
-      / {2}done +update mapping compute\/flavor\/mappings\/m1.small \[\d{3}/,
+      / {2}done +update mapping volume.size\/volume_type\/mappings\/ssd \[\d{3}/,
     );
     expect(Number((await inCloudKitty(ck.small!)).cost)).toBe(0.75);
 
@@ -230,5 +230,28 @@ describe("ratecard targets (noauth Ratecard, CloudKitty 17)", () => {
     const bad = await ratecard(["targets", "runs", "local", "--limit", "x"], env);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toBe("ratecard: --limit: not a positive integer: x\n");
+  });
+  it("drift: none after the apply (exit 0); an out-of-band change names the object and both values (exit 2)", async () => {
+    const none = await ratecard(["targets", "drift", "local"], env);
+    expect(none.stderr).toBe("");
+    expect(none.code, none.stdout).toBe(0);
+    expect(none.stdout).toMatch(
+      /^No drift on local \(last apply [0-9a-f-]{36} at \S+ by noauth \(Ratecard revision \d+\)/,
+    );
+
+    // Changed with CloudKitty's own CLI, behind Ratecard's back.
+    await cloudKitty
+      .cli("hashmap", "mapping", "update", "--cost", "0.9", ck.small!)
+      .catch(() => ({}));
+    const drift = await ratecard(["targets", "drift", "local"], env);
+    expect(drift.stderr).toBe("");
+    expect(drift.code, drift.stdout).toBe(2);
+    expect(drift.stdout).toMatch(/^Drift on local: \d+ differences? /);
+    expect(drift.stdout).toMatch(
+      /changed +mapping volume.size\/volume_type\/mappings\/ssd cost: expected "0.75", CloudKitty has "0.9\d*" \[against last_apply\]/,
+    );
+    const json = await ratecard(["targets", "drift", targetId, "--json"], env);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout).differences.length).toBeGreaterThan(0);
   });
 });
