@@ -73,16 +73,7 @@ describe("ratecard targets (noauth Ratecard, CloudKitty 17)", () => {
     ck.service = (await cli("hashmap", "service", "create", "volume.size"))["Service ID"]!;
     ck.field = (await cli("hashmap", "field", "create", ck.service, "volume_type"))["Field ID"]!;
     ck.small = (
-      await cli(
-        "hashmap",
-        "mapping",
-        "create",
-        "--field-id",
-        ck.field,
-        "--value",
-        "ssd",
-        "0.5",
-      )
+      await cli("hashmap", "mapping", "create", "--field-id", ck.field, "--value", "ssd", "0.5")
     )["Mapping ID"]!;
     ck.threshold = (await cli("hashmap", "threshold", "create", "-s", ck.service, "10", "0.25"))[
       "Threshold ID"
