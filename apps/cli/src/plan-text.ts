@@ -14,7 +14,10 @@ function show(value: unknown): string {
     : text;
 }
 
-/** What identifies the object beyond its path: a rule's value or level, type, cost, tenant, group. */
+/**
+ * What identifies the object beyond its path: a rule's value or level, type, cost, tenant, group,
+ * and its validity when it is scheduled or ends.
+ */
 function summary(operation: PlanOperation): string {
   const record = (operation.after ?? operation.before) as unknown as Record<string, unknown>;
   switch (operation.kind) {
@@ -30,6 +33,10 @@ function summary(operation: PlanOperation): string {
       ];
       if (record.tenant_id !== null) parts.push(`tenant ${show(record.tenant_id)}`);
       if (record.group_id !== null) parts.push(`group ${show(record.group_id).replace(/"/g, "")}`);
+      // The lifecycle, when it is not "in force from now on": a scheduled start, an end.
+      if (typeof record.start === "string" && Date.parse(`${record.start}Z`) > Date.now())
+        parts.push(`starts ${record.start}`);
+      if (typeof record.end === "string") parts.push(`ends ${record.end}`);
       return ` (${parts.join(", ")})`;
     }
     case "module":

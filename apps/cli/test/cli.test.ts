@@ -164,6 +164,23 @@ describe("ratecard CLI (noauth server)", () => {
     expect(applied.stdout).toContain("Applied: 0 created, 1 updated, 0 deleted");
   });
 
+  it("shows the lifecycle of a version-2 file: an end set, a scheduled rule created", async () => {
+    const later = randomUUID();
+    const v2 = RULES.replace("version: 1", "version: 2")
+      .replace('cost: "0.0125"', 'cost: "0.02"\n            end: 2030-12-31')
+      .replace(
+        'cost: "0.001"\n',
+        `cost: "0.001"\n      - id: ${later}\n        type: flat\n        cost: "5"\n        tenant_id: t1\n        start: 2031-01-01\n        name: from-2031\n`,
+      );
+    const plan = await ratecard(["plan", file("lifecycle.yaml", v2)], env);
+    expect(plan.stderr).toBe("");
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toContain('        end: null -> "2030-12-31T23:59:59"\n');
+    expect(plan.stdout).toContain(
+      `services/volume.size/mappings/${later} (service mapping, flat 5, tenant "t1", starts 2031-01-01T00:00:00)\n`,
+    );
+  });
+
   it("asks on a terminal before applying: n leaves everything, y applies", async () => {
     // util-linux's script(1) gives the command a pseudo-terminal, fed from our standard input.
     const onTerminal = (answer: string) =>
