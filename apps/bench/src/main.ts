@@ -47,6 +47,8 @@ async function benchmark(options: Options, workDir: string): Promise<Report> {
     logPath,
     preferAuth: options.preferAuth,
     cpuProfileDir: options.cpuProfileDir,
+    serverEntry: options.serverEntry,
+    extraNodeOptions: options.serverNodeOptions,
   };
   let server: RatecardProcess = await startRatecard(startOptions);
   try {
@@ -122,7 +124,12 @@ async function benchmark(options: Options, workDir: string): Promise<Report> {
         secondsPerWorkload: options.secondsPerWorkload,
         warmupSeconds: options.warmupSeconds,
         connections: options.connections,
-        pinning: pinning.description,
+        pinning:
+          pinning.description +
+          (options.serverEntry ? `; server: ${options.serverEntry}` : "") +
+          (options.serverNodeOptions
+            ? `; EXPERIMENT: node flags added to start.sh's: ${options.serverNodeOptions}`
+            : ""),
       },
       auth,
       sqlite,

@@ -21,6 +21,10 @@ export interface Options {
   only: string | undefined;
   /** Ratecard runs with --cpu-prof and writes its profiles here when it stops. */
   cpuProfileDir: string | undefined;
+  /** Another build of the server to measure (an A/B comparison), instead of apps/server/dist. */
+  serverEntry: string | undefined;
+  /** Node flags added after scripts/start.sh's (later flags win), for experiments. */
+  serverNodeOptions: string | undefined;
 }
 
 export const USAGE = `Usage: pnpm --filter @ratecard/bench bench [options]   (after pnpm build)
@@ -42,6 +46,11 @@ export const USAGE = `Usage: pnpm --filter @ratecard/bench bench [options]   (af
                        puts the servers on the first half of the CPUs, the load generator on the rest)
   --only <text>        only the workloads whose name contains <text> (no visibility check)
   --cpu-prof <dir>     run Ratecard with node --cpu-prof, its profiles written to <dir> at each stop
+  --server <main.js>   measure this build of the server instead of apps/server/dist/main.js (A/B;
+                       it must sit where it resolves the same packages, e.g. apps/server/dist-a/)
+  --server-node-options <flags>
+                       node flags added after scripts/start.sh's own (an experiment, not the shipped
+                       server: the report says so)
 `;
 
 function positive(name: string, raw: string | undefined, fallback: number): number {
@@ -71,6 +80,8 @@ export function readOptions(argv: string[]): Options {
       "no-pin": { type: "boolean", default: false },
       only: { type: "string" },
       "cpu-prof": { type: "string" },
+      server: { type: "string" },
+      "server-node-options": { type: "string" },
       help: { type: "boolean", default: false },
     },
     strict: true,
@@ -97,6 +108,8 @@ export function readOptions(argv: string[]): Options {
     pin: !values["no-pin"],
     only: values.only,
     cpuProfileDir: values["cpu-prof"],
+    serverEntry: values.server,
+    serverNodeOptions: values["server-node-options"],
   };
   if (options.largeMappings < options.smallMappings)
     throw new Error(`--large must be at least --small\n\n${USAGE}`);

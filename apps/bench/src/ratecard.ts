@@ -71,11 +71,15 @@ export interface StartOptions {
   preferAuth: boolean;
   /** Runs node with --cpu-prof, writing the profile here when the server stops. */
   cpuProfileDir?: string | undefined;
+  /** Another build's main.js instead of SERVER_ENTRY. */
+  serverEntry?: string | undefined;
+  /** Node flags after start.sh's own. */
+  extraNodeOptions?: string | undefined;
 }
 
 export async function startRatecard(options: StartOptions): Promise<RatecardProcess> {
-  if (!fs.existsSync(SERVER_ENTRY))
-    throw new Error(`${SERVER_ENTRY} is missing: run \`pnpm build\` first`);
+  const entry = options.serverEntry ? path.resolve(options.serverEntry) : SERVER_ENTRY;
+  if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`pnpm build\` first`);
   if (!options.preferAuth) return start(options, "noauth", "asked for with --noauth");
   try {
     return await start(options, "local", "");
@@ -97,7 +101,9 @@ async function start(
   const profile = options.cpuProfileDir
     ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(options.cpuProfileDir)}`]
     : [];
-  const [command, args] = onServerCpus([process.execPath, ...profile, SERVER_ENTRY]);
+  const entry = options.serverEntry ? path.resolve(options.serverEntry) : SERVER_ENTRY;
+  const [command, args] = onServerCpus([process.execPath, ...profile, entry]);
+  const shipped = startScriptEnvironment();
   const child = track(
     spawn(command, args, {
       // As scripts/start.sh runs it from the repository root, but with none of the caller's
@@ -106,7 +112,10 @@ async function start(
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
-        ...startScriptEnvironment(),
+        ...shipped,
+        ...(options.extraNodeOptions
+          ? { NODE_OPTIONS: `${shipped.NODE_OPTIONS} ${options.extraNodeOptions}` }
+          : {}),
         HOST: "127.0.0.1",
         PORT: String(port),
         // A database URL (postgresql://...) as is, a path as a SQLite file.

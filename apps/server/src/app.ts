@@ -29,7 +29,7 @@ import { createSessionRoutes } from "./edge/session-routes.js";
 import type { IdentitySetup } from "./identity/strategies.js";
 import { DOCS_ASSETS_PREFIX, docsPageHtml } from "./docs-page.js";
 import { buildOpenApiDocument } from "./openapi.js";
-import { drainBody } from "./http-body.js";
+import { announcesBody, drainBody } from "./http-body.js";
 import { createRestHandler } from "./rest/compat.js";
 import {
   cacheableRpcProcedures,
@@ -157,6 +157,46 @@ export function createApp({
       }
     : undefined;
 
+  /** REST, once the path is known: the edge's checks, then a kept answer or the router. */
+  async function restRequest(
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    path: string,
+    keepable: boolean,
+  ): Promise<void> {
+    if (!(await edge.guardRest(req, res, method, path))) return;
+    if (keepable) {
+      if (snapshot.serve(req.url!, answerVersionOf(req), req, res)) return;
+      snapshot.record(req.url!, req, res);
+    }
+    return rest(req, res);
+  }
+
+  /**
+   * The path of a request the snapshot may answer, when it can be read straight off the request
+   * target, else undefined (the request then takes the general way, with the same outcome). Such a
+   * target is a plain GET of an origin-form target under /v1 whose path holds only letters, digits,
+   * `/`, `_` and `-` (no dot segment, escape or `//`: URL parsing would leave it as it is), on SQLite
+   * (PostgreSQL first catches up, asynchronously). What it skips: the URL parse, the checks for the
+   * other handlers, the body drain (there is no body) and one promise.
+   */
+  function keptRestPath(req: IncomingMessage): string | undefined {
+    if (database.catchUp || req.method !== "GET") return undefined;
+    const target = req.url!;
+    const query = target.indexOf("?");
+    const pathname = query < 0 ? target : target.slice(0, query);
+    if (!KEPT_REST_PATH.test(pathname) || announcesBody(req)) return undefined;
+    const path = normalizePath(pathname);
+    return isCacheableRestRead(path) && !dependsOnTheClock(target) ? path : undefined;
+  }
+
+  const failed = (error: unknown, req: IncomingMessage, res: ServerResponse) => {
+    onInternalError(error, req);
+    if (!res.headersSent) sendFault(res, 500, "Internal server error");
+    else res.destroy();
+  };
+
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = URL.parse(req.url ?? "/", "http://localhost");
     if (!url) return sendFault(res, 400, "Malformed request target");
@@ -166,12 +206,8 @@ export function createApp({
     if (pathname.startsWith("/v1/") || pathname === "/v1") {
       const method = (req.method ?? "GET").toUpperCase();
       const path = normalizePath(pathname);
-      if (!(await edge.guardRest(req, res, method, path))) return;
-      if (isPlainGet(req) && isCacheableRestRead(path) && !dependsOnTheClock(req.url!)) {
-        if (snapshot.serve(req.url!, answerVersionOf(req), req, res)) return;
-        snapshot.record(req.url!, req, res);
-      }
-      return rest(req, res);
+      const kept = isPlainGet(req) && isCacheableRestRead(path) && !dependsOnTheClock(req.url!);
+      return restRequest(req, res, method, path, kept);
     }
     if (pathname.startsWith("/v2/") || pathname === "/v2") {
       // CloudKitty's v2 API (reports, summaries, dataframes) is not Ratecard's: say so in the fault
@@ -236,13 +272,22 @@ export function createApp({
     return consoleFiles.pages(req, res, notFound);
   }
 
+  // Once shutdown has begun (server.close()), a keep-alive connection that finishes its in-flight
+  // request would otherwise hold the process until the keep-alive timeout. One function for every
+  // response ("finish" comes once: on() spares once()'s wrapper).
+  const closeIdleWhenStopping = () => {
+    if (!server.listening) server.closeIdleConnections();
+  };
   const server = http.createServer((req, res) => {
     logRequest(req, res);
-    // Once shutdown has begun (server.close()), a keep-alive connection that finishes its in-flight
-    // request would otherwise hold the process until the keep-alive timeout.
-    res.once("finish", () => {
-      if (!server.listening) server.closeIdleConnections();
-    });
+    res.on("finish", closeIdleWhenStopping);
+    const keptPath = keptRestPath(req);
+    if (keptPath !== undefined) {
+      restRequest(req, res, "GET", keptPath, true).catch((error: unknown) =>
+        failed(error, req, res),
+      );
+      return;
+    }
     const targetFault = originFormTarget(req);
     const answer = async () => {
       // Answering with a body still unread would close the connection on it, and the reset cuts
@@ -271,11 +316,7 @@ export function createApp({
       }
       return route(req, res);
     };
-    answer().catch((error: unknown) => {
-      onInternalError(error, req);
-      if (!res.headersSent) sendFault(res, 500, "Internal server error");
-      else res.destroy();
-    });
+    answer().catch((error: unknown) => failed(error, req, res));
   });
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
   // Node requires the headers timeout to exceed the keep-alive timeout, or an idle connection's
@@ -353,6 +394,9 @@ function originFormTarget(req: IncomingMessage): string | undefined {
   return "Malformed request target: expected a path that starts with a single /";
 }
 
+/** A /v1 path that URL parsing leaves exactly as it is (see keptRestPath). */
+const KEPT_REST_PATH = /^\/v1(?:\/[\w-]+)+\/?$/;
+
 /** Requests whose answers come from the database (or caches of it). */
 function readsDatabase(target: string): boolean {
   return /^\/(?:v1|trpc|auth)(?:[/?#]|$)/.test(target);
@@ -383,6 +427,7 @@ const CONSOLE_SECTIONS = new Set([
   "admin",
   "account",
   "activity",
+  "targets",
 ]);
 /** `//`, or a `.` / `..` segment, plain or percent-encoded: never a console address. */
 const NOT_A_CONSOLE_TARGET = /\/\/|(?:^|\/)(?:\.|%2e){1,2}(?:[/?#]|$)/i;

@@ -14,9 +14,14 @@ export class FailedAttempts {
     this.limiter = new RateLimiterMemory({ points: perMinute, duration: 60 });
   }
 
+  /** False while no failure is recent: then no client is over its budget (no need to ask). */
+  anyRecent(): boolean {
+    return performance.now() - this.lastFailureAt <= 60_000;
+  }
+
   /** Milliseconds until this client may try again, or 0 when it may try now. */
   async retryAfterMs(client: string): Promise<number> {
-    if (performance.now() - this.lastFailureAt > 60_000) return 0;
+    if (!this.anyRecent()) return 0;
     const state = await this.limiter.get(client);
     return state && state.consumedPoints >= this.perMinute ? state.msBeforeNext : 0;
   }
