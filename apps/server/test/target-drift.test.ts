@@ -2,9 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rpc, sessionHeaders, signInAdminAndReader } from "./support/auth.js";
 import { createClient, type Client } from "./support/client.js";
 import { referenceCloudKitty } from "./support/cloudkitty.js";
-import { seeder } from "./support/hashmap.js";
+import { expectFault, seeder, UNKNOWN_ID } from "./support/hashmap.js";
 import { startServer, type TestServer } from "./support/server.js";
 import {
   cliQuiet,
@@ -190,4 +191,40 @@ describe("GET /v1/ratecard/targets/{id}/drift", () => {
       await cloudKitty.cli("module", "enable", "hashmap");
     }
   }, 300_000);
+});
+
+describe("GET /v1/ratecard/targets/{id}/drift: policy", () => {
+  let server: TestServer;
+  const ADMIN_PASSWORD = "admin password 123";
+
+  beforeAll(async () => {
+    server = await startServer({
+      env: {
+        AUTH_STRATEGY: "local",
+        RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-target-drift-policy-")),
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("refuses a reader (ratecard:manage_targets), over RPC and REST", async () => {
+    const { admin, reader } = await signInAdminAndReader(server.baseUrl, ADMIN_PASSWORD);
+    const input = { target_id: UNKNOWN_ID };
+    const asReader = await rpc(server.baseUrl, "targets.drift", input, {
+      headers: sessionHeaders(reader),
+    });
+    expect(asReader.code).toBe("FORBIDDEN");
+    const asAdmin = await rpc(server.baseUrl, "targets.drift", input, {
+      headers: sessionHeaders(admin),
+    });
+    expect(asAdmin.code).toBe("NOT_FOUND");
+    const api = createClient(server.baseUrl);
+    const rest = (token: string) =>
+      api.get(`${TARGETS}/${UNKNOWN_ID}/drift`, { headers: { "X-Auth-Token": token } });
+    expect((await rest(reader.token)).status).toBe(403);
+    expectFault(await rest(admin.token), 404, `No such target: ${UNKNOWN_ID}`);
+  });
 });
