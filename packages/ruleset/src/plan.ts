@@ -129,8 +129,8 @@ export interface RuleSetPlan {
   counts: PlanCounts;
   /**
    * What no operation can do, with the desired document's JSON path (its canonical order):
-   * rating modules are a fixed set, so an unknown module id is an error. Apply refuses a plan
-   * with errors.
+   * rating modules are a fixed set, so an unknown module id is an error; so is an end before the
+   * start that the document leaves as Ratecard has it. Apply refuses a plan with errors.
    */
   errors: RuleSetIssue[];
 }
@@ -142,6 +142,8 @@ interface Located<T> {
   path: string;
   /** Position in the document's stable order, for applying in that order. */
   ordinal: number;
+  /** Where it is in the (canonical) document, for errors. */
+  at: (string | number)[];
 }
 
 type Flat = { [K in RuleSetObjectKind]: Map<string, Located<RecordOf[K]>> };
@@ -189,11 +191,17 @@ function flatten(document: RuleSetDocument): Flat {
     module: new Map(),
   };
   let ordinal = 0;
-  const put = <K extends RuleSetObjectKind>(kind: K, record: RecordOf[K], path: string) => {
+  const put = <K extends RuleSetObjectKind>(
+    kind: K,
+    record: RecordOf[K],
+    path: string,
+    at: (string | number)[] = [],
+  ) => {
     (flat[kind] as Map<string, Located<RecordOf[K]>>).set(record.id, {
       record,
       path,
       ordinal: ordinal++,
+      at,
     });
   };
   const rules = (
@@ -201,8 +209,9 @@ function flatten(document: RuleSetDocument): Flat {
     mappings: RuleSetMapping[],
     thresholds: RuleSetThreshold[],
     parentPath: string,
+    parentAt: (string | number)[],
   ) => {
-    for (const m of mappings) {
+    for (const [index, m] of mappings.entries()) {
       put(
         "mapping",
         {
@@ -216,9 +225,10 @@ function flatten(document: RuleSetDocument): Flat {
           ...lifecycleOf(m),
         },
         `${parentPath}/mappings/${m.id}`,
+        [...parentAt, "mappings", index],
       );
     }
-    for (const t of thresholds) {
+    for (const [index, t] of thresholds.entries()) {
       put(
         "threshold",
         {
@@ -232,6 +242,7 @@ function flatten(document: RuleSetDocument): Flat {
           ...lifecycleOf(t),
         },
         `${parentPath}/thresholds/${t.id}`,
+        [...parentAt, "thresholds", index],
       );
     }
   };
@@ -245,24 +256,48 @@ function flatten(document: RuleSetDocument): Flat {
   }
   for (const g of document.groups)
     put("group", { id: g.id, name: g.name }, `groups/${segment(g.name)}`);
-  for (const s of document.services) {
+  for (const [i, s] of document.services.entries()) {
     const servicePath = `services/${segment(s.name)}`;
     put("service", { id: s.id, name: s.name }, servicePath);
-    rules({ service_id: s.id, field_id: null }, s.mappings, s.thresholds, servicePath);
-    for (const f of s.fields) {
+    const serviceAt = ["services", i];
+    rules({ service_id: s.id, field_id: null }, s.mappings, s.thresholds, servicePath, serviceAt);
+    for (const [j, f] of s.fields.entries()) {
       const fieldPath = `${servicePath}/fields/${segment(f.name)}`;
       put("field", { id: f.id, service_id: s.id, name: f.name }, fieldPath);
-      rules({ service_id: null, field_id: f.id }, f.mappings, f.thresholds, fieldPath);
+      rules({ service_id: null, field_id: f.id }, f.mappings, f.thresholds, fieldPath, [
+        ...serviceAt,
+        "fields",
+        j,
+      ]);
     }
   }
-  for (const s of document.scripts) {
+  for (const [i, s] of document.scripts.entries()) {
     put(
       "script",
       { id: s.id, name: s.name, data: s.data, ...(lifecycleOf(s, false) as LifecycleRecord) },
       `scripts/${segment(s.name)}`,
+      ["scripts", i],
     );
   }
   return flat;
+}
+
+/**
+ * An end before its start, once the start the document leaves out is Ratecard's (a document with
+ * both is refused when read). Canonical moments compare as text.
+ */
+function periodErrors(wanted: Flat): RuleSetIssue[] {
+  const errors: RuleSetIssue[] = [];
+  for (const kind of ["mapping", "threshold", "script"] as const) {
+    for (const { record, at } of (wanted[kind] as Map<string, Located<LifecycleRecord>>).values()) {
+      if (typeof record.end === "string" && record.start !== undefined && record.end < record.start)
+        errors.push({
+          path: formatPath([...at, "end"]),
+          message: `before its start (${record.start}, which the document leaves as it is)`,
+        });
+    }
+  }
+  return errors;
 }
 
 function changedKeys(before: object, after: object): string[] {
@@ -316,7 +351,7 @@ export function planRuleSet(current: RuleSetDocument, desired: RuleSetDocument):
   const deletes = new Map<RuleSetObjectKind, PlanOperation[]>();
   const updates = new Map<RuleSetObjectKind, (PlanOperation & { ordinal: number })[]>();
   const creates = new Map<RuleSetObjectKind, (PlanOperation & { ordinal: number })[]>();
-  const errors: RuleSetIssue[] = [];
+  const errors: RuleSetIssue[] = [...periodErrors(wanted)];
   const push = <T>(map: Map<RuleSetObjectKind, T[]>, kind: RuleSetObjectKind, item: T) => {
     const list = map.get(kind);
     if (list) list.push(item);

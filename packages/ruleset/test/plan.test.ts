@@ -322,3 +322,21 @@ describe("planRuleSet: the lifecycle", () => {
     expect(create?.after).toMatchObject({ start: "2030-01-01T00:00:00", name: "rule-065" });
   });
 });
+
+describe("planRuleSet: an end before the start the document leaves out", () => {
+  it("is a plan error with the path", () => {
+    const current = validateRuleSet(lifecycleRuleSet());
+    if (!current.ok) throw new Error("invalid");
+    const desired = sample();
+    desired.version = 2;
+    // uuid(101) is scheduled from 2030.
+    desired.services[0]!.mappings[1]!.end = "2029-01-01T00:00:00";
+    const plan = planRuleSet(current.document, desired);
+    expect(plan.errors).toEqual([
+      {
+        path: "services[0].mappings[1].end",
+        message: "before its start (2030-01-01T00:00:00, which the document leaves as it is)",
+      },
+    ]);
+  });
+});
