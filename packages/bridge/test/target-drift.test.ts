@@ -140,6 +140,25 @@ describe("driftTarget", () => {
     expect(drift.counts).toMatchObject({ changed: 2, missing: 2, extra: 2 });
   });
 
+  it("pairs through the id map: a value edited in CloudKitty is that rule changed", () => {
+    const { target, idMap } = applied();
+    target.services[0]!.fields[0]!.mappings.find((m) => m.value === "m1.large")!.value = "m1.huge";
+    const drift = driftTarget({ target, ratecard: ratecard(), lastApplied: null, idMap });
+    expect(drift.differences).toEqual([
+      {
+        kind: "changed",
+        object_kind: "mapping",
+        path: "instance/flavor_name/mappings/m1.large",
+        ratecard_id: id(22),
+        target_id: ck(22),
+        field: "value",
+        expected: "m1.large",
+        actual: "m1.huge",
+        against: "ratecard",
+      },
+    ]);
+  });
+
   it("compares against Ratecard now apart from the last apply", () => {
     const { target, idMap } = applied();
     const now = ratecard();
