@@ -191,6 +191,28 @@ describe("ratecard targets (noauth Ratecard, CloudKitty 17)", () => {
     };
     expect(Number((await inCloudKitty(ck.small!)).cost)).toBe(0.5);
 
+    // On a terminal (util-linux's script(1) gives it one, fed from our standard input) it asks,
+    // saying that CloudKitty's side is not atomic; "n" leaves CloudKitty as it is.
+    const declined = await new Promise<Run>((resolve) => {
+      const command = [process.execPath, CLI, "targets", "apply", "local"]
+        .map((part) => `'${part}'`)
+        .join(" ");
+      const child = execFile(
+        "script",
+        ["-qec", command, "/dev/null"],
+        { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, timeout: 60_000 },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+      child.stdin?.end("n\n");
+    });
+    expect(declined.stdout).toContain(
+      "Apply these 2 changes to local? CloudKitty applies them one by one: a failure stops midway without rolling back. [y/N] ",
+    );
+    expect(declined.stdout).toContain("Not applied.");
+    expect(declined.code).toBe(1);
+    expect(Number((await inCloudKitty(ck.small!)).cost)).toBe(0.5);
+
     const run = await ratecard(["targets", "apply", "local", "--yes"], env);
     expect(run.stderr).toBe("");
     expect(run.code, run.stdout).toBe(0);
@@ -214,7 +236,7 @@ describe("ratecard targets (noauth Ratecard, CloudKitty 17)", () => {
     const lines = run.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^STARTED +KIND +STATUS +ACTOR +REVISION +OPS +RUN/);
     const kinds = lines.slice(1).map((line) => line.split(/ +/)[1]);
-    expect(kinds.slice(0, 4)).toEqual(["plan", "plan", "apply", "plan"]);
+    expect(kinds.slice(0, 5)).toEqual(["plan", "plan", "apply", "plan", "plan"]);
     expect(kinds.at(-1)).toBe("import");
     const limited = await ratecard(["targets", "runs", "local", "--limit", "1", "--json"], env);
     expect(JSON.parse(limited.stdout).runs).toHaveLength(1);
