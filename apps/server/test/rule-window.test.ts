@@ -298,6 +298,24 @@ describe("console.rules", () => {
     );
   });
 
+  it("finds where a rule stands in the sorted list (a saved rule the list scrolls to)", async () => {
+    const sorted = await everyRow({ sort: "cost", desc: true });
+    const target = seeded.mappings.tiny.mapping_id;
+    const answer = await window({
+      sort: "cost",
+      desc: true,
+      limit: 1,
+      find: { kind: "mapping", id: target },
+    });
+    expect(answer.position).toBe(ids(sorted).indexOf(target));
+    const missing = await window({
+      kind: "threshold",
+      find: { kind: "mapping", id: target },
+    });
+    expect(missing.position).toBeNull();
+    expect((await window({ limit: 1 })).position).toBeUndefined();
+  });
+
   it("refuses a window too large, a negative offset, a status without its moment", async () => {
     for (const input of [
       { limit: 501 },

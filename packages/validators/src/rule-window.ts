@@ -58,6 +58,11 @@ export const ZRuleWindowInput = z
     q: ZText.optional(),
     sort: z.enum(RULE_WINDOW_SORTS).optional(),
     desc: z.boolean().optional(),
+    /**
+     * A rule whose position in this list the answer gives (`position`), e.g. one just saved that
+     * the list scrolls to.
+     */
+    find: z.object({ kind: z.enum(["mapping", "threshold"]), id: ZText }).optional(),
     offset: z.int().min(0).max(10_000_000).default(0),
     limit: z.int().min(1).max(RULE_WINDOW_MAX_LIMIT).default(100),
   })
@@ -101,5 +106,7 @@ export const ZRuleWindow = z.object({
   total: z.int(),
   offset: z.int(),
   rows: z.array(ZRuleWindowRow),
+  /** With `find`: the rule's position in the whole list (0 first), null when it is not in it. */
+  position: z.int().nullable().optional(),
 });
 export type TRuleWindow = z.infer<typeof ZRuleWindow>;

@@ -29,6 +29,22 @@ export function decimalSorting<T>(left: Row<T>, right: Row<T>, columnId: string)
   return compareDecimalsCached(String(left.getValue(columnId)), String(right.getValue(columnId)));
 }
 
+/**
+ * Rows the server sorts and serves a window at a time: the table spans `total` rows, renders the
+ * ones it holds and a placeholder for the others, and says which rows are in view.
+ */
+export interface ServerRows<T> {
+  total: number;
+  /** The row at a position of the whole list, when its window has been read. */
+  rowAt: (index: number) => T | undefined;
+  /** The position of a row read so far, or -1. */
+  indexOf: (rowId: string) => number;
+  /** The rows in view (with a few beyond) changed. */
+  onRangeChange: (first: number, last: number) => void;
+  /** A new sort or filter is being read: what is shown is the previous one's. */
+  busy: boolean;
+}
+
 interface DataTableProps<T> {
   /** The table's accessible name. */
   label: string;
@@ -59,6 +75,11 @@ interface DataTableProps<T> {
   focusRowId?: string | undefined;
   /** Called once the row named by `focusRowId` has been focused. */
   onRowFocused?: () => void;
+  /**
+   * The rows are windows of a list the server sorts (`data` holds those read so far): no sorting
+   * or filtering here, and `virtualized` is implied.
+   */
+  serverRows?: ServerRows<T> | undefined;
 }
 
 // A row with small action buttons; rows are measured once rendered.
@@ -75,11 +96,13 @@ export function DataTable<T>({
   globalFilterFn,
   empty,
   noMatch,
-  virtualized = false,
+  virtualized: virtualizedOption = false,
   fixedLayout,
   focusRowId,
   onRowFocused,
+  serverRows,
 }: DataTableProps<T>) {
+  const virtualized = virtualizedOption || Boolean(serverRows);
   // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Table is used as documented
   const table = useReactTable({
     data,
@@ -94,11 +117,14 @@ export function DataTable<T>({
     globalFilterFn: (row: Row<T>, _columnId, filter: string) =>
       globalFilterFn ? globalFilterFn(row.original, filter) : true,
     enableMultiSort: false,
+    manualSorting: Boolean(serverRows),
+    manualFiltering: Boolean(serverRows),
   });
   const rows = table.getRowModel().rows;
+  const rowCount = serverRows ? serverRows.total : rows.length;
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
-    count: rows.length,
+    count: rowCount,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     // Each row holds router links that cost a little to build: a sort re-renders every rendered
@@ -107,7 +133,11 @@ export function DataTable<T>({
     enabled: virtualized,
   });
 
-  const focusIndex = focusRowId ? rows.findIndex((row) => row.id === focusRowId) : -1;
+  const focusIndex = !focusRowId
+    ? -1
+    : serverRows
+      ? serverRows.indexOf(focusRowId)
+      : rows.findIndex((row) => row.id === focusRowId);
   // Each requested row is focused once, when it first appears (a save refetches the list).
   const focusedRef = useRef<string | undefined>(undefined);
   useEffect(() => {
@@ -125,7 +155,8 @@ export function DataTable<T>({
         const target = element.querySelector<HTMLElement>("[data-row-focus]") ?? element;
         target.focus({ preventScroll: virtualized });
         onRowFocused?.();
-      } else if (attempts++ < 30) frame = requestAnimationFrame(tryFocus);
+        // A row of the server's list may wait for its window to be read.
+      } else if (attempts++ < (serverRows ? 600 : 30)) frame = requestAnimationFrame(tryFocus);
     };
     frame = requestAnimationFrame(tryFocus);
     return () => cancelAnimationFrame(frame);
@@ -133,20 +164,39 @@ export function DataTable<T>({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [focusRowId, focusIndex]);
 
-  if (data.length === 0) return <>{empty}</>;
-  if (rows.length === 0) return <>{noMatch ?? empty}</>;
-
   const virtualRows = virtualized ? virtualizer.getVirtualItems() : [];
+  const firstShown = virtualRows[0]?.index ?? 0;
+  const lastShown = virtualRows.at(-1)?.index ?? 0;
+  const onRangeChange = serverRows?.onRangeChange;
+  useEffect(() => {
+    onRangeChange?.(firstShown, lastShown);
+  }, [onRangeChange, firstShown, lastShown]);
+
+  if (serverRows ? serverRows.total === 0 && !serverRows.busy : data.length === 0)
+    return <>{empty}</>;
+  if (rowCount === 0) return <>{noMatch ?? empty}</>;
+
   const paddingTop = virtualized ? (virtualRows[0]?.start ?? 0) : 0;
   const paddingBottom = virtualized
     ? virtualizer.getTotalSize() - (virtualRows.at(-1)?.end ?? 0)
     : 0;
-  const visibleRows = virtualized
-    ? virtualRows.flatMap((item) => {
-        const row = rows[item.index];
-        return row ? [{ row, position: item.index }] : [];
+  // A row read twice (the list moved between two windows' reads) is drawn once.
+  const drawn = new Set<string>();
+  const visibleRows: { row: Row<T> | undefined; position: number }[] = serverRows
+    ? virtualRows.map((item) => {
+        const original = serverRows.rowAt(item.index);
+        const id = original === undefined ? undefined : getRowId(original);
+        const row =
+          id === undefined || drawn.has(id) ? undefined : table.getRowModel().rowsById[id];
+        if (id !== undefined) drawn.add(id);
+        return { row, position: item.index };
       })
-    : rows.map((row, position) => ({ row, position }));
+    : virtualized
+      ? virtualRows.flatMap((item) => {
+          const row = rows[item.index];
+          return row ? [{ row, position: item.index }] : [];
+        })
+      : rows.map((row, position) => ({ row, position }));
   const columnCount = table.getVisibleLeafColumns().length;
 
   const leafColumns = table.getVisibleLeafColumns();
@@ -160,7 +210,8 @@ export function DataTable<T>({
       <table
         className={fixedLayout ? "data-table fixed" : "data-table"}
         aria-label={label}
-        aria-rowcount={virtualized ? rows.length + 1 : undefined}
+        aria-rowcount={virtualized ? rowCount + 1 : undefined}
+        aria-busy={serverRows?.busy || undefined}
         style={fixedLayout ? { minWidth: fixedLayout.minWidth } : undefined}
       >
         {fixedLayout && (
@@ -217,23 +268,38 @@ export function DataTable<T>({
               <td colSpan={columnCount} style={{ height: paddingTop, padding: 0, border: 0 }} />
             </tr>
           )}
-          {visibleRows.map(({ row, position }) => (
-            <tr
-              key={row.id}
-              data-row-id={row.id}
-              tabIndex={row.id === focusRowId ? -1 : undefined}
-              className={row.id === focusRowId ? "just-saved" : undefined}
-              {...(virtualized && {
-                ref: virtualizer.measureElement,
-                "data-index": position,
-                "aria-rowindex": position + 2,
-              })}
-            >
-              {row.getVisibleCells().map((cell) => (
-                <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
-              ))}
-            </tr>
-          ))}
+          {visibleRows.map(({ row, position }) =>
+            row === undefined ? (
+              // Its window is being read: a row of the estimated height, so the scroll holds.
+              <tr
+                key={`pending-${position}`}
+                className="pending-row"
+                ref={virtualizer.measureElement}
+                data-index={position}
+                aria-rowindex={position + 2}
+              >
+                <td colSpan={columnCount} style={{ height: ROW_HEIGHT }}>
+                  <div className="skeleton-row" aria-hidden="true" />
+                </td>
+              </tr>
+            ) : (
+              <tr
+                key={row.id}
+                data-row-id={row.id}
+                tabIndex={row.id === focusRowId ? -1 : undefined}
+                className={row.id === focusRowId ? "just-saved" : undefined}
+                {...(virtualized && {
+                  ref: virtualizer.measureElement,
+                  "data-index": position,
+                  "aria-rowindex": position + 2,
+                })}
+              >
+                {row.getVisibleCells().map((cell) => (
+                  <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
+                ))}
+              </tr>
+            ),
+          )}
           {paddingBottom > 0 && (
             <tr aria-hidden="true">
               <td colSpan={columnCount} style={{ height: paddingBottom, padding: 0, border: 0 }} />

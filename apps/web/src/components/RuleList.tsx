@@ -1,12 +1,12 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQueries, useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { createColumnHelper, flexRender, type CellContext } from "@tanstack/react-table";
-import { useId, useMemo, useState, type ReactNode } from "react";
+import { useCallback, useId, useMemo, useState, type ReactNode } from "react";
+import type { TRuleWindow } from "@ratecard/validators";
 import { useLookups } from "../hooks";
 import { formatApiMoment, ruleStatus } from "../lib/rule-form";
-import { countText, filterRuleRows, type RuleListSearch } from "../lib/rule-list";
+import { countText, type RuleListSearch } from "../lib/rule-list";
 import {
-  buildRuleRows,
   describeRule,
   formatSort,
   parseSort,
@@ -15,6 +15,16 @@ import {
   type RuleStatus,
 } from "../lib/rules";
 import {
+  isNarrowed,
+  narrowingFilters,
+  pageWindowFilters,
+  RULE_WINDOW_SIZE,
+  windowIndexes,
+  windowRowToRuleRow,
+  windowSort,
+  type RuleWindowFilters,
+} from "../lib/rule-window";
+import {
   badgeLabel,
   ruleWarningBadges,
   warningAnchor,
@@ -22,11 +32,11 @@ import {
   type RuleWarningBadge,
 } from "../lib/warnings";
 import { useTRPC } from "../trpc";
-import { DataTable } from "./DataTable";
+import { DataTable, type ServerRows } from "./DataTable";
 import { DebouncedInput } from "./DebouncedInput";
 import { DeleteRuleDialog } from "./DeleteDialogs";
 import { NoMatch } from "./EmptyState";
-import { LoadingRows } from "./QueryState";
+import { ErrorPanel, LoadingRows } from "./QueryState";
 import { RulePanel } from "./RulePanel";
 import { ruleColumns, type NewRuleContext } from "./RuleTable";
 
@@ -39,22 +49,22 @@ const MIN_TABLE_WIDTH = 860;
 const column = createColumnHelper<RuleRow>();
 
 /**
- * Every list of rules in the console (a service's, a field's, a group's, the explorer): only the
- * visible rows are rendered, text, type and sort live in the query string, Edit and New open the
+ * Every list of rules in the console (a service's, a field's, a group's, the explorer): the server
+ * filters, searches, sorts and counts the rules (console.rules) and the list reads only the windows
+ * of rows in view; text, type, status and sort live in the query string, Edit and New open the
  * side panel over the list, and a saved rule is scrolled to and focused.
  */
 export function RuleList({
   label,
   noun = "rule",
-  rows,
   kind,
+  windowFilters,
   matchHeader,
   showKind = false,
   showAttachedTo = false,
   showGroup = true,
   newRule,
   filters,
-  loading = false,
   error,
   empty,
   warningsPanel = "this page",
@@ -63,9 +73,18 @@ export function RuleList({
   label: string;
   /** What the count counts: "mapping", "threshold", "rule". */
   noun?: string;
-  rows: readonly RuleRow[];
+  /**
+   * Not read: the list reads its rules a window at a time (`windowFilters`). Kept while the
+   * pages still pass the rules they load for their tabs' counts, warnings and history.
+   */
+  rows?: readonly RuleRow[];
   /** Only the rules of this kind (the explorer shows both). */
   kind?: RuleKind | undefined;
+  /**
+   * Which rules the list holds before its own text, type and status filters (console.rules'
+   * filters); by default the rules of `kind` attached to `newRule`'s parent, or in its group.
+   */
+  windowFilters?: RuleWindowFilters | undefined;
   matchHeader?: string | undefined;
   showKind?: boolean;
   showAttachedTo?: boolean;
@@ -74,6 +93,7 @@ export function RuleList({
   newRule: NewRuleContext;
   /** Filter controls replacing the default search and type (the explorer's). */
   filters?: ReactNode;
+  /** Not read: the list shows its own loading state (see `rows`). */
   loading?: boolean;
   /** A load failure, shown instead of the table. */
   error?: ReactNode;
@@ -101,21 +121,27 @@ export function RuleList({
       resetScroll: false,
     });
 
-  // The rows carry their lifecycle, but the pages list rules as the API does by default, without
-  // deleted ones: those are fetched here when asked for. The explorer fetches its own.
-  const deletedRows = useDeletedRules(newRule, !filters && search.status === "deleted");
-  const listed = useMemo(
-    () => (deletedRows.length > 0 ? [...rows, ...deletedRows] : rows),
-    [rows, deletedRows],
+  const base = windowFilters ?? pageWindowFilters(newRule, kind);
+  const narrowing = narrowingFilters(search);
+  const listed = useRuleWindows({ ...base, ...narrowing, ...windowSort(search.sort) }, focusRowId);
+  // "3 of 2,000 shown": the count without the list's own filters (one row read, for its total).
+  const trpc = useTRPC();
+  const narrowed = isNarrowed(narrowing);
+  const unfiltered = useQuery({
+    ...trpc.console.rules.queryOptions({ ...base, offset: 0, limit: 1 }),
+    enabled: narrowed,
+  });
+  const baseTotal = narrowed ? unfiltered.data?.total : listed.total;
+
+  const hasStatus = useMemo(
+    () => listed.rows.some((row) => !row.deleted && ruleStatus(row)),
+    [listed.rows],
   );
-  const ofKind = useMemo(() => filterRuleRows(listed, { kind }), [listed, kind]);
-  const shown = useMemo(
-    () => filterRuleRows(ofKind, { type: search.type, q: search.q, status: search.status }),
-    [ofKind, search.type, search.q, search.status],
+  const badges = useRuleWarningBadges(listed.rows);
+  const hasBadges = useMemo(
+    () => listed.rows.some((row) => badges.has(row.id)),
+    [listed.rows, badges],
   );
-  const hasStatus = useMemo(() => ofKind.some((row) => !row.deleted && ruleStatus(row)), [ofKind]);
-  const badges = useRuleWarningBadges(rows);
-  const hasBadges = useMemo(() => rows.some((row) => badges.has(row.id)), [rows, badges]);
   const columns = useMemo(() => {
     const base = ruleColumns({
       ...(matchHeader && { matchHeader }),
@@ -182,6 +208,8 @@ export function RuleList({
     update({ q: undefined, type: undefined, status: undefined });
     setResetCount((count) => count + 1);
   };
+  const loadError = listed.error ?? unfiltered.error;
+  const loading = listed.total === undefined || baseTotal === undefined;
 
   return (
     <>
@@ -195,29 +223,37 @@ export function RuleList({
       )}
       <p className="result-count" role="status" aria-live="polite">
         {/* Under an error the rules are unknown, not zero. */}
-        {loading
-          ? `Loading ${noun}s…`
-          : error
-            ? null
-            : countText(shown.length, ofKind.length, noun)}
+        {error || loadError
+          ? null
+          : loading
+            ? `Loading ${noun}s…`
+            : countText(listed.total ?? 0, baseTotal ?? 0, noun)}
       </p>
       {error ??
-        (loading ? (
+        (loadError ? (
+          <ErrorPanel
+            error={loadError}
+            onRetry={() => {
+              listed.retry();
+              void unfiltered.refetch();
+            }}
+          />
+        ) : loading ? (
           <LoadingRows label={`Loading ${noun}s…`} rows={8} />
-        ) : ofKind.length > 0 && shown.length === 0 && !filters ? (
+        ) : (baseTotal ?? 0) > 0 && listed.total === 0 && !listed.busy && !filters ? (
           <NoMatch what={`${noun}s`} onClear={clear} />
         ) : (
           <DataTable
             label={label}
-            virtualized
             fixedLayout={{ minWidth: MIN_TABLE_WIDTH }}
             columns={columns}
-            data={shown}
+            data={listed.rows}
             getRowId={ruleRowId}
             sorting={parseSort(search.sort)}
             onSortingChange={(sorting) => update({ sort: formatSort(sorting) })}
             focusRowId={focusRowId}
             empty={empty}
+            serverRows={listed.serverRows}
           />
         ))}
       <RulePanel context={newRule} onSaved={(saved) => setFocusRowId(ruleRowId(saved))} />
@@ -233,6 +269,124 @@ export function RuleList({
       )}
     </>
   );
+}
+
+// Rows of each window answer, made once per answer so that rows keep their identity (and the
+// table its rendered cells) across renders.
+const windowRows = new WeakMap<TRuleWindow, RuleRow[]>();
+function rowsOf(answer: TRuleWindow): RuleRow[] {
+  let rows = windowRows.get(answer);
+  if (!rows) {
+    rows = answer.rows.map(windowRowToRuleRow);
+    windowRows.set(answer, rows);
+  }
+  return rows;
+}
+
+/**
+ * The windows of console.rules a list has in view. Scrolling asks for the windows of the rows in
+ * view; a new filter or sort keeps showing the previous rows of the same window (marked busy)
+ * until its own arrive.
+ */
+function useRuleWindows(filters: RuleWindowFilters, focusRowId: string | undefined) {
+  const trpc = useTRPC();
+  const [indexes, setIndexes] = useState<number[]>([0]);
+  const onRangeChange = useCallback((first: number, last: number) => {
+    const next = windowIndexes(first, last, undefined);
+    setIndexes((current) => (current.join() === next.join() ? current : next));
+  }, []);
+  const { loaded, busy, error, refetch } = useQueries({
+    queries: indexes.map((index) => ({
+      ...trpc.console.rules.queryOptions({
+        ...filters,
+        offset: index * RULE_WINDOW_SIZE,
+        limit: RULE_WINDOW_SIZE,
+      }),
+      // Only the same window of the previous filters or sort stands in for this one: another
+      // window's rows would show at the wrong place while scrolling.
+      placeholderData: (previous: TRuleWindow | undefined) =>
+        previous?.offset === index * RULE_WINDOW_SIZE ? previous : undefined,
+    })),
+    combine: combineWindows,
+  });
+  // The count outlives the windows: scrolled far down, the windows in view may all be loading.
+  const filtersKey = JSON.stringify(filters);
+  const answered = loaded[0]?.total;
+  const [remembered, setRemembered] = useState<{ key: string; total: number } | null>(null);
+  if (
+    answered !== undefined &&
+    !busy &&
+    (remembered?.key !== filtersKey || remembered.total !== answered)
+  )
+    setRemembered({ key: filtersKey, total: answered });
+  const total = answered ?? (remembered?.key === filtersKey ? remembered.total : undefined);
+  const rows = useMemo(() => loaded.flatMap(rowsOf), [loaded]);
+  const indexOfLoaded = useCallback(
+    (rowId: string) => {
+      for (const answer of loaded) {
+        const at = rowsOf(answer).findIndex((row) => ruleRowId(row) === rowId);
+        if (at >= 0) return answer.offset + at;
+      }
+      return -1;
+    },
+    [loaded],
+  );
+  // A saved rule outside the windows read: the server says where it is, the list scrolls there.
+  const sought = focusRowId && indexOfLoaded(focusRowId) < 0 ? parseRuleRowId(focusRowId) : null;
+  const located = useQuery({
+    ...trpc.console.rules.queryOptions({ ...filters, offset: 0, limit: 1, find: sought! }),
+    enabled: sought !== null && total !== undefined,
+  });
+  const position = sought ? located.data?.position : undefined;
+  const serverRows = useMemo((): ServerRows<RuleRow> | undefined => {
+    if (total === undefined) return undefined;
+    const byOffset = new Map(loaded.map((answer) => [answer.offset, rowsOf(answer)]));
+    return {
+      total,
+      rowAt: (index) => {
+        const offset = index - (index % RULE_WINDOW_SIZE);
+        return byOffset.get(offset)?.[index - offset];
+      },
+      indexOf: (rowId) => {
+        const at = indexOfLoaded(rowId);
+        return at >= 0 || rowId !== focusRowId ? at : (position ?? -1);
+      },
+      onRangeChange,
+      busy,
+    };
+  }, [total, loaded, indexOfLoaded, focusRowId, position, onRangeChange, busy]);
+  return {
+    total,
+    rows,
+    serverRows,
+    busy,
+    error,
+    retry: refetch,
+  };
+}
+
+/** "mapping-<id>" (ruleRowId) -> what console.rules' `find` takes. */
+function parseRuleRowId(rowId: string): { kind: RuleKind; id: string } | null {
+  const dash = rowId.indexOf("-");
+  const kind = rowId.slice(0, dash);
+  return kind === "mapping" || kind === "threshold" ? { kind, id: rowId.slice(dash + 1) } : null;
+}
+
+/** The answers of a list's windows, read so far (re-run only when one of them changed). */
+function combineWindows(
+  queries: {
+    data: TRuleWindow | undefined;
+    isPlaceholderData: boolean;
+    error: unknown;
+    refetch: () => Promise<unknown>;
+  }[],
+) {
+  return {
+    loaded: queries.flatMap((query) => (query.data === undefined ? [] : [query.data])),
+    busy: queries.some((query) => query.isPlaceholderData),
+    error: (queries.find((query) => query.error)?.error ?? null) as Error | null,
+    refetch: () => queries.forEach((query) => void query.refetch()),
+  };
 }
 
 /**
@@ -403,35 +557,6 @@ export function RuleStatusSelect({
       <option value="ended">Ended</option>
       <option value="deleted">Deleted</option>
     </select>
-  );
-}
-
-/**
- * The soft-deleted rules of the list's parent or group, only while `enabled`: the API lists them
- * only with `deleted=true` (with the others, which the status filter then leaves out).
- */
-function useDeletedRules(context: NewRuleContext, enabled: boolean): RuleRow[] {
-  const trpc = useTRPC();
-  const { lookups } = useLookups();
-  const parent = context.parent;
-  const filter = {
-    ...(parent ?? (context.groupId ? { group_id: context.groupId } : {})),
-    deleted: true,
-  };
-  const mappingList = useQuery({ ...trpc.hashmap.mappings.list.queryOptions(filter), enabled }).data
-    ?.mappings;
-  const thresholdList = useQuery({ ...trpc.hashmap.thresholds.list.queryOptions(filter), enabled })
-    .data?.thresholds;
-  return useMemo(
-    () =>
-      enabled
-        ? buildRuleRows(
-            (mappingList ?? []).filter((mapping) => mapping.deleted),
-            (thresholdList ?? []).filter((threshold) => threshold.deleted),
-            lookups,
-          )
-        : [],
-    [enabled, mappingList, thresholdList, lookups],
   );
 }
 

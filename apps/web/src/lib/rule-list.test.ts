@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { RuleRow } from "./rules";
 import {
   countText,
-  filterRuleRows,
   formatRulePanel,
   parseRulePanel,
   rememberGroup,
@@ -10,74 +8,6 @@ import {
   ZRuleListSearch,
   type SmallStorage,
 } from "./rule-list";
-
-const row = (patch: Partial<RuleRow>): RuleRow => ({
-  kind: "mapping",
-  id: "m1",
-  match: "m1.small",
-  type: "flat",
-  cost: "0.05",
-  serviceId: null,
-  fieldId: "f1",
-  attachedTo: "instance › flavor_id",
-  groupId: null,
-  groupName: "",
-  tenant: "",
-  ...patch,
-});
-
-const rows = [
-  row({ id: "a" }),
-  row({ id: "b", match: "M1.Large", type: "rate", groupName: "Licences" }),
-  row({ id: "c", kind: "threshold", match: "100", tenant: "acme" }),
-];
-
-describe("rule list filters", () => {
-  it("keeps every row without a filter, and the same array", () => {
-    expect(filterRuleRows(rows, {})).toBe(rows);
-  });
-
-  it("filters by kind, type and text, the text case-insensitively in every column", () => {
-    expect(filterRuleRows(rows, { kind: "threshold" }).map((r) => r.id)).toEqual(["c"]);
-    expect(filterRuleRows(rows, { type: "rate" }).map((r) => r.id)).toEqual(["b"]);
-    expect(filterRuleRows(rows, { q: " m1.l " }).map((r) => r.id)).toEqual(["b"]);
-    expect(filterRuleRows(rows, { q: "licences" }).map((r) => r.id)).toEqual(["b"]);
-    expect(filterRuleRows(rows, { q: "ACME" }).map((r) => r.id)).toEqual(["c"]);
-    expect(filterRuleRows(rows, { q: "flavor", kind: "mapping", type: "flat" })).toHaveLength(1);
-  });
-
-  it("does not match across two columns", () => {
-    expect(filterRuleRows(rows, { q: "small0.05" })).toEqual([]);
-  });
-});
-
-describe("the lifecycle status filter", () => {
-  const now = new Date("2026-11-25T12:00:00Z");
-  const lives = [
-    row({ id: "open" }),
-    row({ id: "started", start: "2026-01-01T00:00:00", end: "2026-12-01T00:00:00" }),
-    // The API's moments are UTC without an offset: 12:30 UTC is later than now wherever this runs.
-    row({ id: "later", start: "2026-11-25T12:30:00" }),
-    row({ id: "over", start: "2001-01-01T00:00:00", end: "2026-11-25T12:00:00" }),
-    row({ id: "gone", deleted: "2026-11-20T09:00:00", deleted_by: "admin" }),
-    row({ id: "gone-later", start: "2099-01-01T00:00:00", deleted: "2026-11-20T09:00:00" }),
-  ];
-  const ids = (status: "in_force" | "scheduled" | "ended" | "deleted") =>
-    filterRuleRows(lives, { status, now }).map((r) => r.id);
-
-  it("sorts rules into in force, scheduled, ended (an end at now has ended) and deleted", () => {
-    expect(ids("in_force")).toEqual(["open", "started"]);
-    expect(ids("scheduled")).toEqual(["later"]);
-    expect(ids("ended")).toEqual(["over"]);
-    // Deleted wins over the period a deleted rule had.
-    expect(ids("deleted")).toEqual(["gone", "gone-later"]);
-  });
-
-  it("combines with the other filters", () => {
-    expect(filterRuleRows(lives, { status: "in_force", q: "nothing", now })).toEqual([]);
-    expect(filterRuleRows(lives, { status: "deleted", kind: "threshold", now })).toEqual([]);
-  });
-});
 
 describe("the list's query string", () => {
   it("keeps known values and drops the rest", () => {

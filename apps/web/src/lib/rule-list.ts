@@ -1,14 +1,8 @@
 import { z } from "zod";
-import {
-  ruleLifecycleStatus,
-  ZRuleStatus,
-  type RuleKind,
-  type RuleRow,
-  type RuleStatus,
-} from "./rules";
+import { ZRuleStatus, type RuleKind } from "./rules";
 
-// The state of a rule list that lives in the query string (text, type, sort, and the rule open in
-// the side panel), and the filtering the browser does on the rows the API returned.
+// The state of a rule list that lives in the query string (text, type, status, sort, and the rule
+// open in the side panel); the server filters and sorts (rule-window.ts).
 
 const optionalText = z.string().optional().catch(undefined);
 
@@ -42,48 +36,6 @@ export function parseRulePanel(text: string | undefined): RulePanelTarget | null
 
 export function formatRulePanel(target: RulePanelTarget): string {
   return target.ruleId ? `${target.kind}:${target.ruleId}` : `new:${target.kind}`;
-}
-
-// Lower-cased text of each row, computed once per row object: a search over 10,000 rules then
-// costs one `includes` per row and keystroke.
-const haystacks = new WeakMap<RuleRow, string>();
-
-function haystackOf(row: RuleRow): string {
-  let text = haystacks.get(row);
-  if (text === undefined) {
-    text = [row.attachedTo, row.match, row.groupName, row.tenant, row.cost, row.type, row.kind]
-      .join("\u0000")
-      .toLowerCase();
-    haystacks.set(row, text);
-  }
-  return text;
-}
-
-export interface RuleRowFilter {
-  kind?: RuleKind | undefined;
-  type?: RuleRow["type"] | undefined;
-  /** Case-insensitive text searched in every shown column. */
-  q?: string | undefined;
-  /**
-   * Only rules in this state. Without it, every row given is kept: deleted rows are in the rows
-   * only when the list fetched them for status=deleted.
-   */
-  status?: RuleStatus | undefined;
-  /** The moment "scheduled" and "ended" are judged at. */
-  now?: Date | undefined;
-}
-
-export function filterRuleRows(rows: readonly RuleRow[], filter: RuleRowFilter): RuleRow[] {
-  const needle = (filter.q ?? "").trim().toLowerCase();
-  if (!filter.kind && !filter.type && !needle && !filter.status) return rows as RuleRow[];
-  const now = filter.now ?? new Date();
-  return rows.filter(
-    (row) =>
-      (!filter.kind || row.kind === filter.kind) &&
-      (!filter.type || row.type === filter.type) &&
-      (!filter.status || ruleLifecycleStatus(row, now) === filter.status) &&
-      (!needle || haystackOf(row).includes(needle)),
-  );
 }
 
 /** "12 rules", or "3 rules of 2,000 shown" while a filter hides some. */

@@ -1,6 +1,5 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
-import { useId, useMemo, useState, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { FlatRateHelp, GroupHelp, TenantHelp, ThresholdHelp } from "../components/Concepts";
 import { DebouncedInput } from "../components/DebouncedInput";
 import { EmptyState, NoMatch } from "../components/EmptyState";
@@ -8,28 +7,16 @@ import { ErrorPanel } from "../components/QueryState";
 import { RuleList, RuleStatusSelect } from "../components/RuleList";
 import { RulePanelLink, type NewRuleContext } from "../components/RuleTable";
 import { useLookups } from "../hooks";
-import { buildRuleRows, hasActiveFilter, toApiFilters, type ExplorerSearch } from "../lib/rules";
+import { explorerWindowFilters } from "../lib/rule-window";
+import { hasActiveFilter, type ExplorerSearch } from "../lib/rules";
 import { Allowed } from "../session/permissions";
-import { useTRPC } from "../trpc";
 
 const route = getRouteApi("/hashmap/rules");
 
 export function RulesExplorerPage() {
-  const trpc = useTRPC();
   const search = route.useSearch();
   const navigate = useNavigate({ from: "/hashmap/rules" });
   const { lookups, error: lookupError, refetch: refetchLookups } = useLookups();
-  const apiFilters = toApiFilters(search);
-  const mappings = useQuery({
-    ...trpc.hashmap.mappings.list.queryOptions(apiFilters),
-    enabled: search.kind !== "thresholds",
-    placeholderData: keepPreviousData,
-  });
-  const thresholds = useQuery({
-    ...trpc.hashmap.thresholds.list.queryOptions(apiFilters),
-    enabled: search.kind !== "mappings",
-    placeholderData: keepPreviousData,
-  });
   // Remounts the text inputs when the filters are cleared from outside them.
   const [resetCount, setResetCount] = useState(0);
 
@@ -40,15 +27,6 @@ export function RulesExplorerPage() {
     setResetCount((count) => count + 1);
   };
 
-  const allRows = useMemo(
-    () =>
-      buildRuleRows(
-        search.kind === "thresholds" ? [] : (mappings.data?.mappings ?? []),
-        search.kind === "mappings" ? [] : (thresholds.data?.thresholds ?? []),
-        lookups,
-      ),
-    [mappings.data, thresholds.data, lookups, search.kind],
-  );
   // A rule created from a filtered view starts attached to what the filters name.
   const newRule: NewRuleContext = {
     ...(search.field_id
@@ -59,10 +37,6 @@ export function RulesExplorerPage() {
     ...(search.group_id && !search.no_group && { groupId: search.group_id }),
   };
 
-  const loadError = mappings.error ?? thresholds.error ?? lookupError;
-  const loading =
-    (search.kind !== "thresholds" && mappings.isPending) ||
-    (search.kind !== "mappings" && thresholds.isPending);
   const filtered = hasActiveFilter(search);
   const parentValue = search.field_id
     ? `field:${search.field_id}`
@@ -102,7 +76,7 @@ export function RulesExplorerPage() {
       <div className="panel">
         <RuleList
           label="Rules"
-          rows={allRows}
+          windowFilters={explorerWindowFilters(search)}
           matchHeader="Value / level"
           showKind
           showAttachedTo
@@ -277,18 +251,8 @@ export function RulesExplorerPage() {
               )}
             </form>
           }
-          loading={loading}
           error={
-            loadError ? (
-              <ErrorPanel
-                error={loadError}
-                onRetry={() => {
-                  void mappings.refetch();
-                  void thresholds.refetch();
-                  refetchLookups();
-                }}
-              />
-            ) : undefined
+            lookupError ? <ErrorPanel error={lookupError} onRetry={refetchLookups} /> : undefined
           }
           empty={
             filtered ? (

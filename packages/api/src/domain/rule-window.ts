@@ -261,6 +261,26 @@ async function loadRows(
   return page.flatMap((row) => rendered.get(`${row.kind}:${row.id}`) ?? []);
 }
 
+/** Where one rule stands in the sorted list (ROW_NUMBER over the same order), or null. */
+async function positionOf(
+  prisma: PrismaClient,
+  query: { sql: Sql; rules: string; where: string },
+  input: Input,
+  find: { kind: string; id: string },
+): Promise<number | null> {
+  const order = orderBy(query.sql, input.sort, input.desc ?? false);
+  const kind = query.sql.param(find.kind);
+  const id = query.sql.param(find.id);
+  const found = await prisma.$queryRawUnsafe<{ position: number | bigint }[]>(
+    `SELECT position FROM (
+      SELECT kind, id, ROW_NUMBER() OVER (ORDER BY ${order}) - 1 AS position
+      FROM ${query.rules} ${query.where}) ranked
+    WHERE kind = ${kind} AND id = ${id}`,
+    ...query.sql.params,
+  );
+  return found[0] === undefined ? null : Number(found[0].position);
+}
+
 /** console.rules: the total matching the filters and the window `offset`..`offset+limit`. */
 export async function ruleWindow(
   prisma: PrismaClient,
@@ -297,5 +317,6 @@ export async function ruleWindow(
     total: Number(countRows[0]?.total ?? 0),
     offset: input.offset,
     rows: await loadRows(prisma, page),
+    ...(input.find && { position: await positionOf(prisma, build(), input, input.find) }),
   };
 }
