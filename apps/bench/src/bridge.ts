@@ -16,15 +16,17 @@ import { startRatecard, type RatecardProcess } from "./ratecard.js";
 //
 //   flock /tmp/bench.lock node apps/bench/dist/bridge.js --sizes 2000,10000
 //
-// For each size: CloudKitty's SQLite is filled directly (one service, one field, N tenant-less
-// field mappings; seeding N through its API would itself take N x ~120 ms), Ratecard imports it
-// (timed), plans against it (timed: an empty plan), then CloudKitty is emptied and Ratecard plans
-// (N + 2 creates, timed), applies that plan (timed: N + 2 writes through CloudKitty's API, one at
-// a time), checks drift and plans again (both timed, both empty).
+// For each size: CloudKitty's SQLite is filled directly (N tenant-less field mappings, 500 per
+// field, two fields per service; seeding N through its API would itself take minutes), Ratecard
+// imports it (timed), plans against it (timed: an empty plan), then CloudKitty is emptied and
+// Ratecard plans (every object a create, timed), applies that plan (timed: every object written
+// through CloudKitty's API as the apply sends them), checks drift and plans again (both timed,
+// both empty).
 
 const run = promisify(execFile);
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const REFERENCE = path.resolve(REPO_ROOT, "../shared/reference/cloudkitty");
+const PER_FIELD = 500;
 
 interface Options {
   sizes: number[];
@@ -122,28 +124,40 @@ function call<T>(
   });
 }
 
-/** N field mappings straight into CloudKitty's tables, as its API would have stored them. */
+/**
+ * N field mappings straight into CloudKitty's tables, as its API would have stored them: 500 per
+ * field, two fields per service (CloudKitty 17 reads a list row by row; one field of 10,000
+ * mappings takes longer to list than Ratecard's 30 s deadline per request on a busy machine).
+ */
 function seedCloudKitty(databasePath: string, n: number): void {
   const db = new Database(databasePath);
   try {
     db.transaction(() => {
-      const service = db
-        .prepare("INSERT INTO hashmap_services (service_id, name) VALUES (?, ?)")
-        .run(randomUUID(), "instance").lastInsertRowid;
-      const field = db
-        .prepare("INSERT INTO hashmap_fields (field_id, name, service_id) VALUES (?, ?, ?)")
-        .run(randomUUID(), "flavor_name", service).lastInsertRowid;
+      const service = db.prepare("INSERT INTO hashmap_services (service_id, name) VALUES (?, ?)");
+      const field = db.prepare(
+        "INSERT INTO hashmap_fields (field_id, name, service_id) VALUES (?, ?, ?)",
+      );
       const insert = db.prepare(
         "INSERT INTO hashmap_mappings (mapping_id, value, cost, map_type, field_id) VALUES (?, ?, ?, 'flat', ?)",
       );
-      // Costs a double holds exactly (k/64), as CloudKitty on SQLite keeps doubles.
-      for (let i = 0; i < n; i++)
+      let fieldRow: number | bigint = 0;
+      for (let i = 0; i < n; i++) {
+        const f = Math.floor(i / PER_FIELD);
+        if (i % PER_FIELD === 0) {
+          if (f % 2 === 0) service.run(randomUUID(), `service-${String(f / 2).padStart(3, "0")}`);
+          const serviceRow = db.prepare("SELECT max(id) AS id FROM hashmap_services").get() as {
+            id: number;
+          };
+          fieldRow = field.run(randomUUID(), `field-${f % 2}`, serviceRow.id).lastInsertRowid;
+        }
+        // Costs a double holds exactly (k/64), as CloudKitty on SQLite keeps doubles.
         insert.run(
           randomUUID(),
-          `flavor-${String(i).padStart(6, "0")}`,
+          `value-${String(i).padStart(6, "0")}`,
           (1 + (i % 640)) / 64,
-          field,
+          fieldRow,
         );
+      }
     })();
   } finally {
     db.close();
