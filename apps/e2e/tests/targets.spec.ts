@@ -149,10 +149,10 @@ test("register, probe, import a CloudKitty's rules, change a price and read the 
   await expectNoAxeViolations(page);
 
   // Seed CloudKitty with its own CLI.
-  const serviceId = (await cli("hashmap", "service", "create", "compute"))["Service ID"]!;
-  const fieldId = (await cli("hashmap", "field", "create", serviceId, "flavor_name"))["Field ID"]!;
+  const serviceId = (await cli("hashmap", "service", "create", "volume.size"))["Service ID"]!;
+  const fieldId = (await cli("hashmap", "field", "create", serviceId, "volume_type"))["Field ID"]!;
   const mappingId = (
-    await cli("hashmap", "mapping", "create", "--field-id", fieldId, "--value", "m1.small", "0.5")
+    await cli("hashmap", "mapping", "create", "--field-id", fieldId, "--value", "ssd", "0.5")
   )["Mapping ID"]!;
 
   // Import into the empty Ratecard, behind a confirmation; the report says what came in.
@@ -175,9 +175,9 @@ test("register, probe, import a CloudKitty's rules, change a price and read the 
     request,
     `${HASHMAP}/mappings/${mappingId}`,
   );
-  expect(stored.value).toBe("m1.small");
+  expect(stored.value).toBe("ssd");
   await page.getByRole("link", { name: "Services" }).click();
-  await expect(page.getByRole("link", { name: "compute", exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: "volume.size", exact: true })).toBeVisible();
 
   // Change its price in the console.
   await page.goto(`${baseURL}/hashmap/fields/${fieldId}?tab=mappings&rule=mapping:${mappingId}`);
@@ -203,8 +203,8 @@ test("register, probe, import a CloudKitty's rules, change a price and read the 
   await openTab(page, "Plan and apply");
   await page.getByRole("button", { name: "Plan", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: "1 change: 1 update." })).toBeVisible();
-  const group = page.getByRole("table", { name: "Changes to Service compute" });
-  const line = group.getByRole("row", { name: /flavor_name\/mappings\/m1\.small/ });
+  const group = page.getByRole("table", { name: "Changes to Service volume.size" });
+  const line = group.getByRole("row", { name: /volume_type\/mappings\/ssd/ });
   await expect(line).toContainText("update");
   await expect(line).toContainText("cost 0.5 → 0.75");
   await expectNoAxeViolations(page);
@@ -218,9 +218,9 @@ test("register, probe, import a CloudKitty's rules, change a price and read the 
   await applyDialog.getByRole("button", { name: "Apply to CloudKitty" }).click();
   await expectToast(page, "Plan applied to reference");
   const applied = page.getByRole("table", { name: "Operations applied" });
-  await expect(
-    applied.getByRole("row", { name: /flavor_name\/mappings\/m1\.small/ }),
-  ).toContainText("done");
+  await expect(applied.getByRole("row", { name: /volume_type\/mappings\/ssd/ })).toContainText(
+    "done",
+  );
   await expectNoAxeViolations(page);
   // CloudKitty holds the new price (read back with its own CLI), and the next plan is empty.
   expect(Number((await cli("hashmap", "mapping", "get", mappingId))["Cost"])).toBe(0.75);
@@ -231,6 +231,21 @@ test("register, probe, import a CloudKitty's rules, change a price and read the 
       .filter({ hasText: "Nothing to change: CloudKitty holds Ratecard's rules." }),
   ).toBeVisible();
   await expect(page.getByRole("button", { name: "Apply this plan" })).toHaveCount(0);
+
+  // Drift: none after the apply; a change made behind Ratecard's back with the CLI is named with
+  // both values.
+  await openTab(page, "Drift");
+  await page.getByRole("button", { name: "Check drift" }).click();
+  const driftReport = page.getByRole("region", { name: "Drift report" });
+  await expect(driftReport.getByRole("status")).toHaveText("no drift");
+  await cli("hashmap", "mapping", "update", "--cost", "0.9", mappingId);
+  await page.getByRole("button", { name: "Check again" }).click();
+  const differences = page.getByRole("table", { name: "Differences" });
+  await expect(
+    differences.getByRole("row", { name: /volume_type\/mappings\/ssd/ }).first(),
+  ).toContainText(/cost 0\.75 → 0\.90*/);
+  await expect(driftReport.getByRole("status")).toContainText("changed");
+  await expectNoAxeViolations(page);
 
   // The run history keeps the import and the plan.
   await openTab(page, "Runs");
@@ -252,5 +267,6 @@ test("register, probe, import a CloudKitty's rules, change a price and read the 
     .getByRole("table", { name: "CloudKitty targets" })
     .getByRole("row", { name: /reference/ });
   await expect(row).toContainText(/ok, revision \d+/);
+  await expect(row).toContainText(/\d+ differences?/);
   await request.dispose();
 });

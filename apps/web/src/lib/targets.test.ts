@@ -5,6 +5,7 @@ import {
   connectionInput,
   describeConnection,
   describeCounts,
+  describeDrift,
   describeModules,
   describeProbe,
   describeSummary,
@@ -352,5 +353,14 @@ describe("runs", () => {
       },
       { key: "2", op: "", kind: "", path: "", status: "", requestId: "", error: "" },
     ]);
+  });
+});
+
+describe("describeDrift", () => {
+  it("names each kind of difference found, or none", () => {
+    expect(describeDrift({ missing: 0, changed: 1, extra: 2 })).toBe(
+      "1 changed, 2 only in CloudKitty",
+    );
+    expect(describeDrift({ missing: 0 })).toBe("no drift");
   });
 });

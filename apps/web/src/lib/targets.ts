@@ -7,7 +7,7 @@ import { z } from "zod";
 // ------------------------------------------------------------------------------------ address
 
 /** A target's page: the part shown, kept in the address so that a view can be reloaded and shared. */
-export const TARGET_TABS = ["overview", "import", "plan", "runs"] as const;
+export const TARGET_TABS = ["overview", "import", "plan", "drift", "runs"] as const;
 export type TargetTab = (typeof TARGET_TABS)[number];
 export const ZTargetSearch = z.object({
   tab: z.enum(TARGET_TABS).optional().catch(undefined),
@@ -566,4 +566,24 @@ export function runOperationRows(operations: readonly unknown[]): RunOperationRo
       error: text(o.error),
     };
   });
+}
+
+// --------------------------------------------------------------------------------------- drift
+
+export const DRIFT_LABEL: Record<string, string> = {
+  missing: "missing in CloudKitty",
+  extra: "only in CloudKitty",
+  changed: "changed",
+  duplicate: "duplicate in CloudKitty",
+  module_disabled: "module disabled",
+  unknown_metric: "no such metric",
+  unknown_metadata: "no such metadata",
+};
+
+/** "1 changed, 2 missing in CloudKitty": a drift check's non-zero counts. */
+export function describeDrift(counts: Record<string, number>): string {
+  const parts = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => `${n} ${DRIFT_LABEL[kind] ?? kind}`);
+  return parts.length === 0 ? "no drift" : parts.join(", ");
 }

@@ -16,6 +16,7 @@ import {
   ProbeReport,
   type ImportResult,
 } from "../components/TargetParts";
+import { DriftPanel } from "../components/TargetDrift";
 import { PlanView, type TargetPlanResult } from "../components/TargetPlan";
 import { DriftBadge, LastApply, RunHistory } from "../components/TargetRuns";
 import { useRefreshAll } from "../hooks";
@@ -135,6 +136,9 @@ function TargetDetails({ target }: { target: Target }) {
           <Tabs.Trigger value="plan" className="tab">
             Plan and apply
           </Tabs.Trigger>
+          <Tabs.Trigger value="drift" className="tab">
+            Drift
+          </Tabs.Trigger>
           <Tabs.Trigger value="runs" className="tab">
             Runs
           </Tabs.Trigger>
@@ -147,6 +151,9 @@ function TargetDetails({ target }: { target: Target }) {
         </Tabs.Content>
         <Tabs.Content value="plan" className="panel">
           <PlanPanel target={target} />
+        </Tabs.Content>
+        <Tabs.Content value="drift" className="panel">
+          <DriftPanel targetId={target.target_id} name={target.name} />
         </Tabs.Content>
         <Tabs.Content value="runs" className="panel">
           <h2 className="panel-title">Runs</h2>
