@@ -122,7 +122,14 @@ export function RuleList({
     });
 
   const base = windowFilters ?? pageWindowFilters(newRule, kind);
-  const narrowing = narrowingFilters(search);
+  // The moment a status filter judges at: when it was chosen, and again after each change made
+  // here (a rule saved a second ago has started). Every window of the list shares it.
+  const [statusAt, setStatusAt] = useState(() => ({ status: search.status, at: Date.now() }));
+  const renewStatusMoment = () => setStatusAt({ status: search.status, at: Date.now() });
+  // Taken once when the status changes (React's "adjusting state on a prop change"), not per render.
+  // eslint-disable-next-line react-hooks/purity
+  if (statusAt.status !== search.status) setStatusAt({ status: search.status, at: Date.now() });
+  const narrowing = narrowingFilters(search, new Date(statusAt.at));
   const listed = useRuleWindows({ ...base, ...narrowing, ...windowSort(search.sort) }, focusRowId);
   // "3 of 2,000 shown": the count without the list's own filters (one row read, for its total).
   const trpc = useTRPC();
@@ -256,7 +263,13 @@ export function RuleList({
             serverRows={listed.serverRows}
           />
         ))}
-      <RulePanel context={newRule} onSaved={(saved) => setFocusRowId(ruleRowId(saved))} />
+      <RulePanel
+        context={newRule}
+        onSaved={(saved) => {
+          setFocusRowId(ruleRowId(saved));
+          renewStatusMoment();
+        }}
+      />
       {deleting && (
         <DeleteRuleDialog
           kind={deleting.kind}
@@ -264,7 +277,10 @@ export function RuleList({
           revision={deleting.revision}
           description={describeRule(deleting)}
           onClose={() => setDeleting(null)}
-          onDeleted={() => setDeleting(null)}
+          onDeleted={() => {
+            setDeleting(null);
+            renewStatusMoment();
+          }}
         />
       )}
     </>

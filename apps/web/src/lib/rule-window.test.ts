@@ -5,7 +5,6 @@ import {
   isNarrowed,
   narrowingFilters,
   pageWindowFilters,
-  statusMoment,
   windowIndexes,
   windowRowToRuleRow,
   windowSort,
@@ -111,14 +110,13 @@ describe("the filters a list asks for", () => {
     expect(windowSort(undefined)).toEqual({});
   });
 
-  it("judges a status at this minute, except deleted, and trims the text", () => {
+  it("judges a status at the moment given, except deleted, and trims the text", () => {
     const now = new Date("2026-11-25T12:34:56.789Z");
-    expect(statusMoment(now)).toBe("2026-11-25T12:34:00.000Z");
     expect(narrowingFilters({ q: "  m1 ", type: "rate", status: "scheduled" }, now)).toEqual({
       q: "m1",
       type: "rate",
       status: "scheduled",
-      at: "2026-11-25T12:34:00.000Z",
+      at: "2026-11-25T12:34:56.789Z",
     });
     expect(narrowingFilters({ status: "deleted" }, now)).toEqual({ status: "deleted" });
     expect(narrowingFilters({ q: "   " })).toEqual({});

@@ -72,33 +72,26 @@ export function windowSort(sort: string | undefined): { sort?: TRuleWindowSort; 
     : {};
 }
 
-/**
- * The moment a status filter is judged at: this minute, so that every window of the list, and
- * the answers the server keeps, share it for a minute.
- */
-export function statusMoment(now: Date = new Date()): string {
-  return new Date(Math.floor(now.getTime() / 60_000) * 60_000).toISOString();
-}
-
 /** The lifecycle filter of a list as console.rules takes it. */
 export function windowStatus(
   status: RuleStatus | undefined,
-  now?: Date,
+  at: Date,
 ): Pick<RuleWindowFilters, "status" | "at"> {
   if (!status) return {};
-  return status === "deleted" ? { status } : { status, at: statusMoment(now) };
+  return status === "deleted" ? { status } : { status, at: at.toISOString() };
 }
 
 /** The list's own filters: text, type and status (what "3 of 2,000 shown" leaves out). */
 export function narrowingFilters(
   search: { q?: string | undefined; type?: "flat" | "rate" | undefined; status?: RuleStatus },
-  now?: Date,
+  /** The moment in_force, scheduled and ended are judged at (one for every window of a list). */
+  at: Date = new Date(),
 ): RuleWindowFilters {
   const q = search.q?.trim();
   return {
     ...(q && { q }),
     ...(search.type && { type: search.type }),
-    ...windowStatus(search.status, now),
+    ...windowStatus(search.status, at),
   };
 }
 
