@@ -481,6 +481,68 @@ describe("CloudKitty targets behind Keystone", () => {
     expect(lost.body).toMatchObject({ auth: "ok", generation: "unknown" });
     expect(lost.body.endpoint).toBeUndefined();
     expect(lost.body.problem).toContain('no public "rating" endpoint in region Nowhere');
+
+    // The operator sets the right password (the rest of the connection as it was): Keystone says yes.
+    const fixed = await call("PATCH", `${TARGETS}/${id}`, {
+      connection: {
+        kind: "keystone",
+        authUrl: `${KEYSTONE_URL}/v3`,
+        credential: {
+          kind: "password",
+          username: BRIDGE_USER,
+          password: BRIDGE_PASSWORD,
+          projectName: "admin",
+        },
+      },
+    });
+    expect(fixed.status, fixed.text).toBe(200);
+    const probed = await post(`${TARGETS}/${id}/probe`);
+    expect(probed.body).toMatchObject({ auth: "ok", endpoint: CK_URL, generation: "pre-23" });
+  });
+
+  it("reports an application credential deleted in Keystone as refused; a PATCH without the secret keeps it", async () => {
+    const doomed = await applicationCredential("rating-admin");
+    const registered = await post(TARGETS, {
+      name: "keystone-doomed-credential",
+      mode: "import-source",
+      connection: {
+        kind: "keystone",
+        authUrl: KEYSTONE_URL,
+        credential: { kind: "application-credential", id: doomed.id, secret: doomed.secret },
+      },
+    });
+    expect(registered.status, registered.text).toBe(201);
+    const id = registered.body.target_id;
+    // The interface changes, the secret is left out: the stored one is kept and still works.
+    const patched = await call("PATCH", `${TARGETS}/${id}`, {
+      connection: {
+        kind: "keystone",
+        authUrl: KEYSTONE_URL,
+        region: "RegionOne",
+        interface: "admin",
+        credential: { kind: "application-credential", id: doomed.id },
+      },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body).toMatchObject({ has_secret: true, connection: { interface: "admin" } });
+    expect((await post(`${TARGETS}/${id}/probe`)).body).toMatchObject({
+      auth: "ok",
+      endpoint: CK_URL,
+    });
+
+    // Keystone answers 404 "Could not find Application Credential" for it: a refusal all the same.
+    await doomed.delete();
+    const probe = await post(`${TARGETS}/${id}/probe`);
+    expect(probe.status, probe.text).toBe(200);
+    expect(probe.body).toMatchObject({ reachable: true, auth: "refused" });
+    expect(probe.body.problem).toContain(
+      `Keystone refused (404): Could not find Application Credential: ${doomed.id}`,
+    );
+    const read = await post(`${TARGETS}/${id}/import`);
+    expect(read.status, read.text).toBe(409);
+    expect(read.body.faultstring).toContain("Keystone refused (404)");
+    for (const answer of answers) expect(answer.text).not.toContain(doomed.secret);
+    expect(server.output()).not.toContain(doomed.secret);
   });
 
   it("never shows a secret in an answer, the audit trail, the run history, the database or the server's output", async () => {

@@ -39,7 +39,8 @@ export class CloudKittyUnreachableError extends CloudKittyClientError {
 }
 
 /**
- * Keystone refused the credentials (401 on POST /v3/auth/tokens), CloudKitty refused a fresh
+ * Keystone refused the credentials (401 on POST /v3/auth/tokens, or 404 for an application
+ * credential it does not know), CloudKitty refused a fresh
  * token (401 again after one refetch), or the policy refused the caller (403).
  */
 export class CloudKittyAuthError extends CloudKittyClientError {

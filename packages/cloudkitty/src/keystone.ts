@@ -57,12 +57,16 @@ export class KeystoneSession {
       body: this.#authBody(),
       timeoutMs: this.#timeoutMs,
     });
-    if (answer.status === 401 || answer.status === 403) {
+    // Keystone answers 404 in its own error shape for an application credential it does not know
+    // (deleted, or a mistyped id): the credentials are refused as surely as with a 401. A 404
+    // without that shape is another server at authUrl, left to the unexpected-status error.
+    const notFound = answer.status === 404 ? keystoneMessage(answer.text) : undefined;
+    if (answer.status === 401 || answer.status === 403 || notFound !== undefined) {
       throw new CloudKittyAuthError(
         answer.context,
         answer.status,
         "keystone",
-        keystoneMessage(answer.text) ?? "credentials refused",
+        notFound ?? keystoneMessage(answer.text) ?? "credentials refused",
       );
     }
     if (answer.status !== 201 && answer.status !== 200) {

@@ -211,6 +211,25 @@ describe.runIf(enabled)("through Keystone's catalog", () => {
     expect(JSON.stringify(report)).not.toContain(wrong);
   });
 
+  it("says Keystone refused an application credential it does not know (its 404)", async () => {
+    const client = new CloudKittyClient(
+      cloudKittyTarget({
+        kind: "keystone",
+        authUrl: KS_URL,
+        credential: {
+          kind: "application-credential",
+          id: randomUUID().replaceAll("-", ""),
+          secret: applicationCredential.secret,
+        },
+      }),
+    );
+    const error = (await client.listServices().catch((e: unknown) => e)) as CloudKittyAuthError;
+    expect(error).toBeInstanceOf(CloudKittyAuthError);
+    expect(error).toMatchObject({ status: 404, stage: "keystone" });
+    expect(error.message).toContain("Could not find Application Credential");
+    expect((await client.probe()).auth).toBe("refused");
+  });
+
   it("reports the policy's refusal for a user without the admin role", async () => {
     const client = new CloudKittyClient(
       cloudKittyTarget({
