@@ -260,6 +260,20 @@ test("register, probe, import a CloudKitty's rules, change a price and read the 
   await expect(page).toHaveURL(/run=/);
   await expect(page.getByRole("region", { name: "Run details" })).toContainText("import run");
   await expectNoAxeViolations(page);
+  // The first plan, kept as a run, reads as the same diff.
+  await runs
+    .getByRole("row", { name: /plan/ })
+    .last()
+    .getByRole("button", { name: /Details/ })
+    .click();
+  await expect(
+    page
+      .getByRole("region", { name: "Run details" })
+      .getByRole("table", { name: "Changes to Service volume.size" }),
+  ).toContainText("cost 0.5 → 0.75");
+  await page.reload();
+  await expect(page.getByRole("region", { name: "Run details" })).toContainText("plan run");
+  await expectNoAxeViolations(page);
 
   // The list: last apply (revision, time, who).
   await page.getByRole("link", { name: "CloudKitty targets" }).first().click();

@@ -96,6 +96,19 @@ export function PlanView({ plan }: { plan: TargetPlanResult }) {
   );
 }
 
+/** A stored plan's operations (a plan run opened in the history) as the same diff. */
+export function StoredPlanDiff({ operations }: { operations: PlanOperation[] }) {
+  const groups = useMemo(() => groupPlan(operations), [operations]);
+  if (groups.length === 0) return <p className="muted">Nothing to change.</p>;
+  return (
+    <>
+      {groups.map((group) => (
+        <PlanGroupTable key={`${group.section}:${group.heading}`} group={group} />
+      ))}
+    </>
+  );
+}
+
 function PlanGroupTable({ group }: { group: PlanGroup }) {
   const title = group.section === "service" ? `Service ${group.heading}` : group.heading;
   return (

@@ -5,10 +5,12 @@ import {
   driftBadge,
   RUN_STATUS_LABEL,
   runOperationRows,
+  storedPlanOperations,
   type RunKind,
 } from "../lib/targets";
 import { useTRPC, type RouterOutputs } from "../trpc";
 import { QueryState } from "./QueryState";
+import { StoredPlanDiff } from "./TargetPlan";
 
 export type TargetRun = RouterOutputs["targets"]["runs"]["runs"][number];
 
@@ -140,6 +142,7 @@ function RunDetails({ targetId, runId }: { targetId: string; runId: string }) {
       <QueryState query={run}>
         {(data) => {
           const rows = runOperationRows(data.operations);
+          const planned = data.kind === "plan" ? storedPlanOperations(data.operations) : null;
           return (
             <>
               <h3 className="target-plan-heading">
@@ -177,30 +180,34 @@ function RunDetails({ targetId, runId }: { targetId: string; runId: string }) {
                   </>
                 )}
               </dl>
-              {rows.length > 0 && (
-                <table className="data-table" aria-label="Operations of the run">
-                  <thead>
-                    <tr>
-                      <th scope="col">Operation</th>
-                      <th scope="col">Object</th>
-                      <th scope="col">CloudKitty status</th>
-                      <th scope="col">Request ID</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {rows.map((row) => (
-                      <tr key={row.key}>
-                        <td>{row.op}</td>
-                        <td>
-                          <span className="muted">{row.kind}</span> <code>{row.path}</code>
-                          {row.error && <div className="muted target-reason">{row.error}</div>}
-                        </td>
-                        <td>{row.status || "—"}</td>
-                        <td className="mono target-ids">{row.requestId || "—"}</td>
+              {planned ? (
+                <StoredPlanDiff operations={planned} />
+              ) : (
+                rows.length > 0 && (
+                  <table className="data-table" aria-label="Operations of the run">
+                    <thead>
+                      <tr>
+                        <th scope="col">Operation</th>
+                        <th scope="col">Object</th>
+                        <th scope="col">CloudKitty status</th>
+                        <th scope="col">Request ID</th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
+                    </thead>
+                    <tbody>
+                      {rows.map((row) => (
+                        <tr key={row.key}>
+                          <td>{row.op}</td>
+                          <td>
+                            <span className="muted">{row.kind}</span> <code>{row.path}</code>
+                            {row.error && <div className="muted target-reason">{row.error}</div>}
+                          </td>
+                          <td>{row.status || "—"}</td>
+                          <td className="mono target-ids">{row.requestId || "—"}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                )
               )}
             </>
           );

@@ -13,6 +13,7 @@ import {
   EMPTY_TARGET_FORM,
   groupPlan,
   runOperationRows,
+  storedPlanOperations,
   targetFormValues,
   validateTargetForm,
   ZTargetSearch,
@@ -362,5 +363,24 @@ describe("describeDrift", () => {
       "1 changed, 2 only in CloudKitty",
     );
     expect(describeDrift({ missing: 0 })).toBe("no drift");
+  });
+});
+
+describe("storedPlanOperations", () => {
+  it("reads a plan run's operations back, and refuses what is not a plan's", () => {
+    const stored = [
+      {
+        op: "update",
+        kind: "mapping",
+        path: "s/f/mappings/v",
+        ratecard_id: "a",
+        target_id: "b",
+        before: { cost: "1" },
+        after: { cost: "2" },
+        changes: ["cost"],
+      },
+    ];
+    expect(storedPlanOperations(stored)).toEqual(stored);
+    expect(storedPlanOperations([{ kind: "changed", path: "x" }])).toBeNull();
   });
 });

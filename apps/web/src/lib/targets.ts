@@ -587,3 +587,21 @@ export function describeDrift(counts: Record<string, number>): string {
     .map(([kind, n]) => `${n} ${DRIFT_LABEL[kind] ?? kind}`);
   return parts.length === 0 ? "no drift" : parts.join(", ");
 }
+
+const ZStoredPlanOperation = z.object({
+  op: z.enum(PLAN_OPS),
+  kind: z.string(),
+  path: z.string(),
+  ratecard_id: z.string().nullable(),
+  target_id: z.string().nullable(),
+  before: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).nullable(),
+  after: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).nullable(),
+  changes: z.array(z.string()).optional(),
+  reason: z.string().optional(),
+});
+
+/** A stored plan run's operations as the plan answered them, or null if they are not that. */
+export function storedPlanOperations(operations: readonly unknown[]): PlanOperation[] | null {
+  const parsed = z.array(ZStoredPlanOperation).safeParse(operations);
+  return parsed.success ? parsed.data : null;
+}
