@@ -284,3 +284,53 @@ test("register, probe, import a CloudKitty's rules, change a price and read the 
   await expect(row).toContainText(/\d+ differences?/);
   await request.dispose();
 });
+
+test("a Keystone target's secret is write-only: never shown, 'unchanged' when editing", async ({
+  page,
+  playwright,
+}) => {
+  const request: APIRequestContext = await playwright.request.newContext({ baseURL });
+  const secret = "s3cret-never-shown";
+  await page.goto(`${baseURL}/targets`);
+  await page.getByRole("button", { name: "Register target" }).click();
+  const dialog = page.getByRole("dialog", { name: "Register a CloudKitty target" });
+  await dialog.getByLabel("Name").fill("keystone-east");
+  await dialog.getByLabel("Behind Keystone").check();
+  // Nothing listens on port 9: the probe reports it unreachable.
+  await dialog.getByLabel("Keystone auth URL").fill("http://127.0.0.1:9/v3");
+  await dialog.getByLabel("Region").fill("RegionOne");
+  await dialog.getByLabel("Interface").selectOption("internal");
+  await dialog.getByLabel("Application credential ID").fill("ac-east");
+  await dialog.getByRole("button", { name: "Register target" }).click();
+  await expect(dialog.getByText("Enter the application credential's secret.")).toBeVisible();
+  await dialog.getByLabel("Application credential secret").fill(secret);
+  await dialog.getByRole("button", { name: "Register target" }).click();
+  await expectToast(page, "Target “keystone-east” registered");
+  await expect(
+    page.getByText(
+      "Keystone http://127.0.0.1:9/v3 (RegionOne, internal), application credential ac-east",
+    ),
+  ).toBeVisible();
+  await expect(page.getByText("stored encrypted (write-only)")).toBeVisible();
+
+  // Editing: the secret field is empty and says the stored one is kept.
+  await page.getByRole("button", { name: "Edit target" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit target keystone-east" });
+  const secretField = edit.getByLabel("Application credential secret");
+  await expect(secretField).toHaveValue("");
+  await expect(secretField).toHaveAttribute("placeholder", "unchanged");
+  await expect(edit.getByText("Unchanged: leave empty to keep the stored one")).toBeVisible();
+  await expectNoAxeViolations(page, { include: "[role=dialog]" });
+  await edit.getByLabel("Region").fill("RegionTwo");
+  await edit.getByRole("button", { name: "Save target" }).click();
+  await expectToast(page, "Target “keystone-east” saved");
+  await expect(page.getByText("(RegionTwo, internal)")).toBeVisible();
+
+  // No answer and no page carries the secret; the probe says why it failed.
+  const listed = await request.get("/v1/ratecard/targets");
+  expect(await listed.text()).not.toContain(secret);
+  await page.getByRole("button", { name: "Probe", exact: true }).click();
+  await expectToast(page, "Probe:");
+  expect(await page.content()).not.toContain(secret);
+  await request.dispose();
+});
