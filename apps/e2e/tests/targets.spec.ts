@@ -192,6 +192,32 @@ test("register, probe, import a CloudKitty's rules, change a price and read the 
     )
     .toMatch(/^0\.750*$/);
 
+  // Importing again refuses a Ratecard that has rules; a merge changes none of them and reports
+  // the price that differs as a conflict.
+  await page.goto(`${baseURL}/targets`);
+  await page.getByRole("link", { name: "reference", exact: true }).click();
+  await openTab(page, "Import");
+  await page.getByRole("button", { name: "Import rules" }).click();
+  await page
+    .getByRole("alertdialog", { name: "Import the rules of reference?" })
+    .getByRole("button", { name: "Import rules" })
+    .click();
+  await expect(page.getByRole("alert").filter({ hasText: "Import failed" })).toBeVisible();
+  await page.getByLabel("Merge: add what Ratecard lacks").check();
+  await page.getByRole("button", { name: "Import rules" }).click();
+  await page
+    .getByRole("alertdialog", { name: "Merge the rules of reference?" })
+    .getByRole("button", { name: "Merge rules" })
+    .click();
+  await expectToast(page, "Rules of reference imported");
+  const merged = page.getByRole("region", { name: "Import report" });
+  await expect(merged.getByRole("heading", { name: "Conflicts (1)" })).toBeVisible();
+  await expect(merged.getByRole("listitem").filter({ hasText: "volume_type" })).toBeVisible();
+  await expectNoAxeViolations(page);
+  expect(
+    (await rest.get<{ cost: string }>(request, `${HASHMAP}/mappings/${mappingId}`)).cost,
+  ).toMatch(/^0\.750*$/);
+
   // The plan: one update under the service, cost 0.5 → 0.75.
   await page.goto(`${baseURL}/targets`);
   await expect(page.getByRole("table", { name: "CloudKitty targets" })).toContainText("reference");
@@ -247,14 +273,16 @@ test("register, probe, import a CloudKitty's rules, change a price and read the 
   await expect(driftReport.getByRole("status")).toContainText("changed");
   await expectNoAxeViolations(page);
 
-  // The run history keeps the import and the plan.
+  // The run history keeps the imports (the refused one changed nothing), plans, apply and drift.
   await openTab(page, "Runs");
   const runs = page.getByRole("table", { name: "Runs of the target" });
-  await expect(runs.getByRole("row", { name: /import/ })).toBeVisible();
+  await expect(runs.getByRole("row", { name: /import/ })).toHaveCount(2);
+  await expect(runs.getByRole("row", { name: /drift/ })).toHaveCount(2);
   await expect(runs.getByRole("row", { name: /plan/ }).first()).toBeVisible();
   await expect(runs.getByRole("row", { name: /apply/ })).toContainText("ok");
   await runs
     .getByRole("row", { name: /import/ })
+    .last()
     .getByRole("button", { name: /Details/ })
     .click();
   await expect(page).toHaveURL(/run=/);
