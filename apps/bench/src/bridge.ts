@@ -224,8 +224,16 @@ async function measureSize(options: Options, n: number): Promise<SizeResult> {
     log(
       `  ${n}: apply ${ms(apply.ms)} (${apply.json.status}; ${(apply.ms / writes).toFixed(1)} ms per write)`,
     );
-    const drift = await call<{ differences: unknown[] }>(ratecard, "GET", `${base}/drift`);
-    log(`  ${n}: drift ${ms(drift.ms)} (${drift.json.differences.length} differences)`);
+    const drift = await call<{ differences: unknown[]; counts: Record<string, number> }>(
+      ratecard,
+      "GET",
+      `${base}/drift`,
+    );
+    // The bench's services are named after no metric CloudKitty collects: unknown_metric each.
+    const kinds = Object.entries(drift.json.counts)
+      .filter(([, count]) => count > 0)
+      .map(([kind, count]) => `${count} ${kind}`);
+    log(`  ${n}: drift ${ms(drift.ms)} (${kinds.join(", ") || "no differences"})`);
     const after = await call<PlanAnswer>(ratecard, "POST", `${base}/plan`, {});
     log(`  ${n}: plan after apply ${ms(after.ms)} (${after.json.operations.length} operations)`);
     return {
