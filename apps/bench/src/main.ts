@@ -107,6 +107,12 @@ async function benchmark(options: Options, workDir: string): Promise<Report> {
       }
     }
     const afterRun = resident(server.pid);
+    // What the server holds once at rest: V8 gives back what the run left behind only after a few
+    // seconds without work (its memory reducer), so the figure right after the last workload is
+    // the peak's tail, not what a server between bursts keeps.
+    progress(`the server at rest for ${options.restSeconds} s`);
+    await new Promise((resolve) => setTimeout(resolve, options.restSeconds * 1000));
+    const atRest = resident(server.pid);
 
     progress("restarting on the seeded database");
     await server.stop();
@@ -135,7 +141,12 @@ async function benchmark(options: Options, workDir: string): Promise<Report> {
       sqlite,
       seeded: { small: options.smallMappings, large: options.largeMappings },
       workloads: results,
-      rssMiB: { afterSmall: afterSmall?.rssMiB ?? null, afterRun: afterRun?.rssMiB ?? null },
+      rssMiB: {
+        afterSmall: afterSmall?.rssMiB ?? null,
+        afterRun: afterRun?.rssMiB ?? null,
+        atRest: atRest?.rssMiB ?? null,
+      },
+      restSeconds: options.restSeconds,
       rssFileMiB: { afterSmall: afterSmall?.fileMiB ?? null, afterRun: afterRun?.fileMiB ?? null },
       restartToFirstAnswerMs: restartMs,
       visibility,

@@ -21,6 +21,8 @@ export interface Options {
   only: string | undefined;
   /** Ratecard runs with --cpu-prof and writes its profiles here when it stops. */
   cpuProfileDir: string | undefined;
+  /** Seconds without requests after the run before the server's RSS is read again. */
+  restSeconds: number;
   /** Another build of the server to measure (an A/B comparison), instead of apps/server/dist. */
   serverEntry: string | undefined;
   /** Node flags added after scripts/start.sh's (later flags win), for experiments. */
@@ -39,6 +41,8 @@ export const USAGE = `Usage: pnpm --filter @ratecard/bench bench [options]   (af
   --visibility <n>     writes timed until a second server shows them (default 200)
   --visibility-database <url>
                        measure that on two servers on this PostgreSQL database (an empty one)
+  --rest <s>           seconds the server is left at rest after the run before its RSS is read
+                       again (default 15)
   --json <file>        also write the results as JSON
   --noauth             run without authentication (default: AUTH_STRATEGY=local)
   --keep               keep the temporary database and server log
@@ -75,6 +79,7 @@ export function readOptions(argv: string[]): Options {
       visibility: { type: "string" },
       "visibility-database": { type: "string" },
       json: { type: "string" },
+      rest: { type: "string" },
       noauth: { type: "boolean", default: false },
       keep: { type: "boolean", default: false },
       "no-pin": { type: "boolean", default: false },
@@ -108,6 +113,7 @@ export function readOptions(argv: string[]): Options {
     pin: !values["no-pin"],
     only: values.only,
     cpuProfileDir: values["cpu-prof"],
+    restSeconds: positive("rest", values.rest, quick ? 0.1 : 15),
     serverEntry: values.server,
     serverNodeOptions: values["server-node-options"],
   };

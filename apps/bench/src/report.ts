@@ -27,7 +27,9 @@ export interface Report {
   seeded: { small: number; large: number };
   workloads: WorkloadResult[];
   /** Resident memory of the server process, MiB. */
-  rssMiB: { afterSmall: number | null; afterRun: number | null };
+  rssMiB: { afterSmall: number | null; afterRun: number | null; atRest: number | null };
+  /** How long the server was left without requests before `atRest` was read. */
+  restSeconds: number;
   /** Of that, backed by files (node's code), MiB. */
   rssFileMiB: { afterSmall: number | null; afterRun: number | null };
   /** Spawning the server on the seeded database to its first /healthz answer, ms. */
@@ -108,7 +110,8 @@ export function formatReport(report: Report): string {
     `quote server time (p50 at 1 connection, minus the replay's): ${fixed(report.quoteServerMs, 2)} ms`,
     `server RSS: ${fixed(report.rssMiB.afterSmall, 1)} MiB after the ${report.seeded.small}-mapping workloads, ` +
       `${fixed(report.rssMiB.afterRun, 1)} MiB after the run (of which ${fixed(report.rssFileMiB.afterSmall, 1)} ` +
-      `and ${fixed(report.rssFileMiB.afterRun, 1)} MiB file-backed: node's own code)`,
+      `and ${fixed(report.rssFileMiB.afterRun, 1)} MiB file-backed: node's own code), ` +
+      `${fixed(report.rssMiB.atRest, 1)} MiB after ${report.restSeconds} s at rest`,
     `restart on the seeded database to first answer: ${fixed(report.restartToFirstAnswerMs, 0)} ms`,
     report.visibility
       ? `cross-instance visibility on ${report.visibility.database} (${report.visibility.writes} writes, each read on a second server ` +
