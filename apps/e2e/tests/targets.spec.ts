@@ -350,6 +350,12 @@ test("a Keystone target's secret is write-only: never shown, 'unchanged' when ed
   await expect(edit.getByText("Unchanged: leave empty to keep the stored one")).toBeVisible();
   await expectNoAxeViolations(page, { include: "[role=dialog]" });
   await edit.getByLabel("Region").fill("RegionTwo");
+  // Escape with a change typed asks first.
+  await page.keyboard.press("Escape");
+  const discard = page.getByRole("alertdialog", { name: "Discard what you typed?" });
+  await expect(discard).toContainText("The changes to keystone-east have not been saved.");
+  await discard.getByRole("button", { name: "Keep editing" }).click();
+  await expect(edit.getByLabel("Region")).toHaveValue("RegionTwo");
   await edit.getByRole("button", { name: "Save target" }).click();
   await expectToast(page, "Target “keystone-east” saved");
   await expect(page.getByText("(RegionTwo, internal)")).toBeVisible();

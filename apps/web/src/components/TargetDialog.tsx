@@ -1,5 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
 import { Dialog } from "radix-ui";
+import { useState } from "react";
 import { useForm, useWatch, type FieldErrors, type Resolver } from "react-hook-form";
 import { toast } from "sonner";
 import { useRefreshAll } from "../hooks";
@@ -13,6 +14,7 @@ import {
   type TargetFormValues,
 } from "../lib/targets";
 import { useTRPC, type RouterOutputs } from "../trpc";
+import { ConfirmDialog } from "./ConfirmDialog";
 import { FormField } from "./FormField";
 import { UnsavedChangesGuard } from "./UnsavedChangesGuard";
 
@@ -60,6 +62,12 @@ export function TargetDialog({
   const { errors, isSubmitting, isDirty } = form.formState;
   const values = useWatch({ control: form.control }) as TargetFormValues;
   const keepSecret = canKeepSecret(stored, values);
+  // Escape, a click outside or Cancel with something typed asks before throwing it away.
+  const [confirmingDiscard, setConfirmingDiscard] = useState(false);
+  const requestClose = () => {
+    if (isDirty && !isSubmitting) setConfirmingDiscard(true);
+    else onClose();
+  };
 
   const submit = form.handleSubmit(async (input) => {
     const body = {
@@ -95,7 +103,7 @@ export function TargetDialog({
       : "Password";
 
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
+    <Dialog.Root open onOpenChange={(open) => !open && requestClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog target-dialog">
@@ -300,6 +308,23 @@ export function TargetDialog({
           />
         </Dialog.Content>
       </Dialog.Portal>
+      <ConfirmDialog
+        open={confirmingDiscard}
+        onOpenChange={setConfirmingDiscard}
+        title="Discard what you typed?"
+        confirmLabel="Discard"
+        cancelLabel="Keep editing"
+        onConfirm={() => {
+          setConfirmingDiscard(false);
+          onClose();
+        }}
+      >
+        <p>
+          {target
+            ? `The changes to ${target.name} have not been saved.`
+            : "The target has not been registered yet."}
+        </p>
+      </ConfirmDialog>
     </Dialog.Root>
   );
 }
