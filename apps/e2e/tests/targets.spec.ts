@@ -234,6 +234,15 @@ test("register, probe, import a CloudKitty's rules, change a price and read the 
   await expect(line).toContainText("update");
   await expect(line).toContainText("cost 0.5 → 0.75");
   await expectNoAxeViolations(page);
+  // The plan is in the address: a reload shows it again from its stored run, ready to apply.
+  await expect(page).toHaveURL(/plan=/);
+  await page.reload();
+  await expect(page.getByRole("status").filter({ hasText: "1 change: 1 update." })).toBeVisible();
+  await expect(
+    page
+      .getByRole("table", { name: "Changes to Service volume.size" })
+      .getByRole("row", { name: /volume_type\/mappings\/ssd/ }),
+  ).toContainText("cost 0.5 → 0.75");
 
   // Apply, behind a confirmation that gives the counts and says it is not atomic.
   await page.getByRole("button", { name: "Apply this plan" }).click();

@@ -13,6 +13,8 @@ export const ZTargetSearch = z.object({
   tab: z.enum(TARGET_TABS).optional().catch(undefined),
   /** The run opened in the run history. */
   run: z.string().min(1).optional().catch(undefined),
+  /** The plan shown on the Plan tab (a plan run), so that it survives a reload and can be shared. */
+  plan: z.string().min(1).optional().catch(undefined),
 });
 export type TargetSearch = z.output<typeof ZTargetSearch>;
 

@@ -17,7 +17,7 @@ import {
   type ImportResult,
 } from "../components/TargetParts";
 import { DriftPanel } from "../components/TargetDrift";
-import { PlanView, type TargetPlanResult } from "../components/TargetPlan";
+import { PlanView, StoredPlanDiff, type TargetPlanResult } from "../components/TargetPlan";
 import { DriftBadge, LastApply, RunHistory } from "../components/TargetRuns";
 import { useRefreshAll } from "../hooks";
 import { formatDateTime } from "../lib/accounts";
@@ -30,6 +30,8 @@ import {
   describeProbe,
   describeSummary,
   RUN_STATUS_LABEL,
+  storedPlanOperations,
+  summaryCounts,
   type PlanOp,
   type TargetTab,
 } from "../lib/targets";
@@ -76,7 +78,15 @@ function TargetDetails({ target }: { target: Target }) {
     void navigate({
       to: "/targets/$targetId",
       params: { targetId: target.target_id },
-      search: { tab: next === "overview" ? undefined : (next as TargetTab) },
+      // The plan shown stays in the address while other tabs are looked at.
+      search: { tab: next === "overview" ? undefined : (next as TargetTab), plan: search.plan },
+      replace: true,
+    });
+  const showPlan = (plan: string | undefined) =>
+    void navigate({
+      to: "/targets/$targetId",
+      params: { targetId: target.target_id },
+      search: { tab: "plan", plan },
       replace: true,
     });
   const openRun = (run: string | undefined) =>
@@ -150,7 +160,7 @@ function TargetDetails({ target }: { target: Target }) {
           <ImportPanel target={target} />
         </Tabs.Content>
         <Tabs.Content value="plan" className="panel">
-          <PlanPanel target={target} />
+          <PlanPanel target={target} planId={search.plan} onPlanned={showPlan} />
         </Tabs.Content>
         <Tabs.Content value="drift" className="panel">
           <DriftPanel targetId={target.target_id} name={target.name} />
@@ -308,7 +318,16 @@ function ImportPanel({ target }: { target: Target }) {
   );
 }
 
-function PlanPanel({ target }: { target: Target }) {
+function PlanPanel({
+  target,
+  planId,
+  onPlanned,
+}: {
+  target: Target;
+  /** The plan in the address: shown from its stored run when this page did not just make it. */
+  planId: string | undefined;
+  onPlanned: (planId: string | undefined) => void;
+}) {
   const trpc = useTRPC();
   const refreshAll = useRefreshAll();
   const plan = useMutation(trpc.targets.plan.mutationOptions());
@@ -316,20 +335,42 @@ function PlanPanel({ target }: { target: Target }) {
   const [result, setResult] = useState<TargetPlanResult | null>(null);
   const [applied, setApplied] = useState<ApplyResult | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const fresh = result && result.plan_id === planId ? result : null;
+  const stored = useQuery({
+    ...trpc.targets.run.queryOptions({ target_id: target.target_id, run_id: planId ?? "" }),
+    enabled: Boolean(planId) && !fresh,
+  });
+  const storedPlan =
+    !fresh && planId && stored.data?.kind === "plan"
+      ? storedPlanOperations(stored.data.operations)
+      : null;
   const run = () => {
     setApplied(null);
     apply.reset();
-    void plan.mutateAsync({ target_id: target.target_id }).then(setResult, () => setResult(null));
+    void plan.mutateAsync({ target_id: target.target_id }).then(
+      (answer) => {
+        setResult(answer);
+        onPlanned(answer.plan_id);
+      },
+      () => {
+        setResult(null);
+        onPlanned(undefined);
+      },
+    );
   };
-  const counts = (result?.counts ?? {}) as Partial<Record<PlanOp, number>>;
+  const counts = (
+    fresh ? fresh.counts : storedPlan && stored.data ? summaryCounts(stored.data.summary) : {}
+  ) as Partial<Record<PlanOp, number>>;
+  const shownPlanId = fresh ? fresh.plan_id : storedPlan ? planId : undefined;
   const changes = changeCount(counts);
-  const applyPlan = (planId: string) =>
-    void apply.mutateAsync({ target_id: target.target_id, plan_id: planId }).then(
+  const applyPlan = (planToApply: string) =>
+    void apply.mutateAsync({ target_id: target.target_id, plan_id: planToApply }).then(
       async (answer) => {
         setConfirming(false);
         setApplied(answer);
         // The plan is carried out (or partly): what CloudKitty holds now needs a new plan.
         setResult(null);
+        onPlanned(undefined);
         if (answer.status === "ok" || answer.status === "empty")
           toast.success(`Plan applied to ${target.name}`);
         else toast.error(`Apply to ${target.name} ${answer.status}: ${answer.error ?? ""}`);
@@ -349,25 +390,46 @@ function PlanPanel({ target }: { target: Target }) {
       </p>
       <div className="header-actions">
         <button type="button" className="button primary" disabled={plan.isPending} onClick={run}>
-          {plan.isPending ? "Planning…" : result || applied ? "Plan again" : "Plan"}
+          {plan.isPending ? "Planning…" : shownPlanId || applied ? "Plan again" : "Plan"}
         </button>
-        {result && changes > 0 && target.mode === "managed" && (
+        {shownPlanId && changes > 0 && target.mode === "managed" && (
           <button type="button" className="button" onClick={() => setConfirming(true)}>
             Apply this plan
           </button>
         )}
       </div>
-      {result && changes > 0 && target.mode !== "managed" && (
+      {shownPlanId && changes > 0 && target.mode !== "managed" && (
         <p className="alert note" role="note">
           This target is an import source: Ratecard never writes to it. Make it managed (Edit
           target) to apply.
         </p>
       )}
+      {planId && !fresh && stored.isError && (
+        <ErrorPanel error={stored.error} title="This plan cannot be shown" />
+      )}
       {plan.isError && <ErrorPanel error={plan.error} title="Planning failed" />}
       {apply.isError && <ErrorPanel error={apply.error} title="Apply refused" />}
       {applied && <ApplyReport result={applied} />}
-      {result && <PlanView plan={result} />}
-      {result && (
+      {fresh && <PlanView plan={fresh} />}
+      {storedPlan && stored.data && (
+        <div className="target-plan">
+          <p className="target-plan-summary" role="status">
+            <strong>
+              {changes === 0
+                ? "Nothing to change: CloudKitty held Ratecard's rules."
+                : `${changes} ${changes === 1 ? "change" : "changes"}: ${describeCounts(counts, CHANGING_OPS)}.`}
+            </strong>
+          </p>
+          <p className="muted">
+            Plan <code>{planId}</code>, made {formatDateTime(stored.data.started_at)} by{" "}
+            {stored.data.actor ?? "unknown"} against Ratecard revision{" "}
+            {stored.data.ratecard_revision ?? "?"}. Apply refuses it if Ratecard or CloudKitty
+            changed since: plan again then.
+          </p>
+          <StoredPlanDiff operations={storedPlan} />
+        </div>
+      )}
+      {shownPlanId && (
         <ConfirmDialog
           open={confirming}
           onOpenChange={setConfirming}
@@ -375,7 +437,7 @@ function PlanPanel({ target }: { target: Target }) {
           confirmLabel="Apply to CloudKitty"
           pendingLabel="Applying…"
           pending={apply.isPending}
-          onConfirm={() => applyPlan(result.plan_id)}
+          onConfirm={() => applyPlan(shownPlanId)}
         >
           <p>
             <strong>
