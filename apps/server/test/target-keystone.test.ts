@@ -17,11 +17,11 @@ import {
 } from "./support/keystone.js";
 import {
   keystoneCliConnection,
+  leaseCatalog,
   OPENSTACK_START_TIMEOUT_MS,
   startOpenStack,
   type CatalogLease,
 } from "./support/openstack.js";
-import { leaseRatingEndpoint } from "./support/rating-endpoint.js";
 import { startServer, type TestServer } from "./support/server.js";
 
 // CloudKitty targets behind Keystone (issue 14): Ratecard authenticates to the real Keystone of
@@ -29,8 +29,7 @@ import { startServer, type TestServer } from "./support/server.js";
 // endpoint in the token's catalog and probes, imports, plans, applies and drift-checks the real
 // CloudKitty 17 running with auth_strategy = keystone (ck-keystone-start.sh, on a directory of
 // this file's own). Keystone has one catalog: this file holds its lock for its whole run and points
-// its `rating` service at that CloudKitty (leaseRatingEndpoint: by Keystone's REST, without the
-// seed script that would revoke other files' tokens); the next test to lease it re-points it.
+// its `rating` service at that CloudKitty (leaseCatalog); the next test to lease it re-points it.
 // Secrets (a password, an application credential's secret, a wrong password) must never show in
 // an answer, the audit trail, the run history or the server's output.
 
@@ -160,7 +159,7 @@ describe("CloudKitty targets behind Keystone", () => {
       timings.keystone = Date.now() - started;
       // Held until afterAll: the CLI below finds CloudKitty through the catalog.
       started = Date.now();
-      catalog = await leaseRatingEndpoint(CK_URL);
+      catalog = await leaseCatalog(CK_URL);
       timings.catalog = Date.now() - started;
       started = Date.now();
       // Installs Debian's CloudKitty the first time (minutes); then starts it or finds it running.

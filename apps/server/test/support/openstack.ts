@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createClient, type Client, type RequestOptions } from "./client.js";
-import { KEYSTONE_URL, SEED_PASSWORD, SEEDED, type SeededUser } from "./keystone.js";
+import { KEYSTONE_URL, SEED_PASSWORD, SEEDED, userToken, type SeededUser } from "./keystone.js";
 
 // Starting the OpenStack control plane of ../shared/reference/openstack (Keystone, Horizon) with
 // scripts/openstack-for-tests.sh, pointing its catalog at a server, and the CLI and REST clients
@@ -73,12 +73,64 @@ export interface CatalogLease {
   release(): Promise<void>;
 }
 
+async function keystoneAsAdmin(
+  token: string,
+  method: string,
+  requestPath: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${KEYSTONE_URL}${requestPath}`, {
+    method,
+    headers: { "Content-Type": "application/json", "X-Auth-Token": token },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
 /**
- * Points the catalog's "rating" service at `ratingUrl` (seeding users and roles too) and keeps it
- * there until release(): Keystone has one catalog, and a CLI or Horizon run that found another
- * test's server in it would test the wrong thing. Every test that seeds the catalog should come
- * through here. The lock is an flock held by a child process, so it is also released when the
- * test process dies.
+ * Re-points the seeded "rating" endpoints (public, internal, admin in RegionOne) at `ratingUrl`
+ * through Keystone's REST; false when Keystone is not seeded that way and the seed must run.
+ * keystone-seed.sh sets every seeded user's password again, and Keystone revokes a user's tokens
+ * whenever its password is set: a seed while another test file runs turns that file's tokens
+ * into 401s (auth-keystone.test.ts failed so beside cli-keystone.test.ts). This revokes nothing.
+ */
+async function repointRatingEndpoints(ratingUrl: string): Promise<boolean> {
+  const seeded = await userToken("ratecard").then(
+    () => true,
+    () => false,
+  );
+  if (!seeded) return false;
+  const admin = (await userToken("admin")).token;
+  const services: any[] =
+    (await keystoneAsAdmin(admin, "GET", "/v3/services?type=rating")).body?.services ?? [];
+  const service = services.find((s) => s.name === "cloudkitty");
+  if (!service) return false;
+  const endpoints: any[] =
+    (await keystoneAsAdmin(admin, "GET", `/v3/endpoints?service_id=${service.id}`)).body
+      ?.endpoints ?? [];
+  const where = endpoints.map((e) => `${e.interface}@${e.region_id}`).sort();
+  if (where.join() !== "admin@RegionOne,internal@RegionOne,public@RegionOne") return false;
+  for (const endpoint of endpoints) {
+    if (endpoint.url === ratingUrl) continue;
+    const patched = await keystoneAsAdmin(admin, "PATCH", `/v3/endpoints/${endpoint.id}`, {
+      endpoint: { url: ratingUrl },
+    });
+    if (patched.status !== 200) {
+      throw new Error(`re-pointing Keystone endpoint ${endpoint.id} answered ${patched.status}`);
+    }
+  }
+  return true;
+}
+
+/**
+ * Points the catalog's "rating" service at `ratingUrl` and keeps it there until release():
+ * Keystone has one catalog, and a CLI or Horizon run that found another test's server in it would
+ * test the wrong thing. Every test that points the catalog should come through here. A seeded
+ * Keystone only has its endpoints re-pointed (repointRatingEndpoints); a Keystone not seeded yet
+ * is seeded (users, roles, the rating service). The lock is an flock held by a child process, so
+ * it is also released when the test process dies.
  */
 export async function leaseCatalog(ratingUrl: string): Promise<CatalogLease> {
   fs.mkdirSync("/tmp/ratecard-openstack", { recursive: true });
@@ -99,7 +151,8 @@ export async function leaseCatalog(ratingUrl: string): Promise<CatalogLease> {
       holder.stdin.end();
     });
   try {
-    await runScript([ratingUrl]);
+    const url = ratingUrl.replace(/\/+$/, "");
+    if (!(await repointRatingEndpoints(url))) await runScript([url]);
   } catch (error) {
     await release();
     throw error;
