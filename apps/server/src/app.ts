@@ -85,7 +85,11 @@ export function createApp({
     loginAttemptsPerMinute: config.loginAttemptsPerMinute,
   });
   const ruleSets = new RuleSetCache(database.dataVersion);
-  const targetSecrets = targetSecretsOf(config.targetSecretKey, config.dataDir);
+  const targetSecrets = targetSecretsOf(
+    config.targetSecretKey,
+    config.dataDir,
+    config.cloudKittyRequestTimeoutMs,
+  );
   // Answers are kept per database version and per stretch between two moments a rule starts or
   // ends: a preview or a list of rules in force changes when a start passes, with no write.
   const combineVersions = createVersionCombiner();

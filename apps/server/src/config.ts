@@ -45,6 +45,8 @@ export interface Config {
    * (CloudKitty master: a rule in force may only be given an end). See docs/lifecycle.md.
    */
   ruleUpdateMode: "in-place" | "strict";
+  /** CLOUDKITTY_REQUEST_TIMEOUT_SECONDS: the deadline of each request to a CloudKitty target. */
+  cloudKittyRequestTimeoutMs: number;
 }
 
 export type AuthStrategy = "noauth" | "local" | "keystone";
@@ -236,6 +238,8 @@ export function readConfig(env: NodeJS.ProcessEnv, appRoot: string): Config {
     metricsFile: env.METRICS_FILE || undefined,
     metrics: readMetrics(env.METRICS_FILE || undefined),
     ruleUpdateMode: oneOf(env, "RULE_UPDATE_MODE", ["in-place", "strict"], "in-place"),
+    cloudKittyRequestTimeoutMs:
+      integer(env, "CLOUDKITTY_REQUEST_TIMEOUT_SECONDS", 60, 1, 3_600) * 1000,
   };
 }
 

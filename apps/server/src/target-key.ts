@@ -37,7 +37,12 @@ export function loadTargetKey(configured: Buffer | undefined, dataDir: string): 
 }
 
 /** One box per process, its key loaded on first use. */
-export function targetSecretsOf(configured: Buffer | undefined, dataDir: string) {
+export function targetSecretsOf(
+  configured: Buffer | undefined,
+  dataDir: string,
+  requestTimeoutMs?: number,
+) {
   let box: TargetSecretBox | undefined;
-  return () => (box ??= new TargetSecretBox(loadTargetKey(configured, dataDir)));
+  return () =>
+    (box ??= new TargetSecretBox(loadTargetKey(configured, dataDir), { requestTimeoutMs }));
 }

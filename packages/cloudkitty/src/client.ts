@@ -48,6 +48,8 @@ const MODULES = "/v1/rating/modules";
 export interface CloudKittyClientOptions {
   /** Deadline of each request, Keystone's included (default 10 s). */
   timeoutMs?: number;
+  /** Appended to the message of a request that timed out: how to raise the deadline. */
+  timeoutHint?: string;
   /** Requests in flight at once while walking the rule tree (default 8). */
   concurrency?: number;
 }
@@ -163,12 +165,14 @@ interface CallOptions {
 export class CloudKittyClient {
   readonly target: CloudKittyTarget;
   readonly #timeoutMs: number;
+  readonly #timeoutHint: string | undefined;
   readonly #concurrency: number;
   readonly #session: KeystoneSession | undefined;
 
   constructor(target: CloudKittyTarget, options: CloudKittyClientOptions = {}) {
     this.target = target;
     this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#timeoutHint = options.timeoutHint;
     this.#concurrency = options.concurrency ?? 8;
     this.#session =
       target.kind === "keystone" ? new KeystoneSession(target, this.#timeoutMs) : undefined;
@@ -194,6 +198,8 @@ export class CloudKittyClient {
         headers: auth ? { "X-Auth-Token": auth.token.reveal() } : {},
         body: options.body,
         timeoutMs: this.#timeoutMs,
+      }).catch((error: unknown) => {
+        throw this.#explainTimeout(error);
       });
       if (options.accept.includes(answer.status)) return answer;
       if (answer.status === 401 && auth && attempt === 0) {
@@ -204,6 +210,15 @@ export class CloudKittyClient {
       }
       throw answerError(answer, this.target.kind);
     }
+  }
+
+  /** A timeout names the request already; this adds the deadline and how to raise it. */
+  #explainTimeout(error: unknown): unknown {
+    if (error instanceof CloudKittyUnreachableError && error.timedOut) {
+      const hint = this.#timeoutHint ? `; ${this.#timeoutHint}` : "";
+      error.message += ` (deadline ${this.#timeoutMs / 1000} s per request${hint})`;
+    }
+    return error;
   }
 
   async #get<S extends z.ZodType>(

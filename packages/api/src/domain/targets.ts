@@ -40,9 +40,16 @@ export type TargetMode = (typeof TARGET_MODES)[number];
 /** Encrypts and decrypts target secrets with one key; the target's id is the associated data. */
 export class TargetSecretBox {
   readonly #key: Buffer;
-  constructor(key: Buffer) {
+  /**
+   * The deadline of each request to a target's CloudKitty or Keystone. It travels with the box
+   * because every operation that opens a target's client is handed the box (the server's
+   * CLOUDKITTY_REQUEST_TIMEOUT_SECONDS).
+   */
+  readonly requestTimeoutMs: number;
+  constructor(key: Buffer, options: { requestTimeoutMs?: number } = {}) {
     if (key.length !== 32) throw new Error("a target key is 32 bytes");
     this.#key = key;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   }
 
   seal(targetId: string, secret: string): string {
@@ -385,12 +392,18 @@ export async function deleteTarget(
 
 // ------------------------------------------------------------------------- talking to CloudKitty
 
-/** How long one request to CloudKitty or Keystone may take. */
-const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * How long one request to CloudKitty or Keystone may take by default: CloudKitty 17 takes more
+ * than 30 s to list one field of 10,000 mappings.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 /** A client of the target's CloudKitty (the secret decrypted here, kept only in the client). */
 export function targetClient(row: TargetRow, box: TargetSecretBox): CloudKittyClient {
-  return new CloudKittyClient(clientTarget(row, box), { timeoutMs: REQUEST_TIMEOUT_MS });
+  return new CloudKittyClient(clientTarget(row, box), {
+    timeoutMs: box.requestTimeoutMs,
+    timeoutHint: "CLOUDKITTY_REQUEST_TIMEOUT_SECONDS raises it",
+  });
 }
 
 function clientTarget(row: TargetRow, box: TargetSecretBox): CloudKittyTarget {
@@ -429,7 +442,7 @@ export async function probeTarget(
   targetId: string,
 ): Promise<TargetProbe> {
   const row = await findRow(prisma, targetId);
-  const client = new CloudKittyClient(clientTarget(row, box), { timeoutMs: REQUEST_TIMEOUT_MS });
+  const client = targetClient(row, box);
   const report = await client.probe();
   const at = new Date();
   // The target may have been deleted meanwhile: then there is nothing to keep the report on.
