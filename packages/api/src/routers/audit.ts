@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZPathId } from "@ratecard/validators";
+import { ZPathId, ZQueryInteger } from "@ratecard/validators";
 import {
   AUDIT_OPERATIONS,
   AUDIT_RESOURCE_TYPES,
@@ -12,19 +12,7 @@ import { publicProcedure, router } from "../trpc.js";
 
 const tags = ["ratecard: audit"];
 
-/** A query-string integer (REST sends text); RPC callers may send a number. */
-const ZPageSize = z
-  .union([z.string(), z.int()], { error: `Expected an integer from 1 to ${MAX_AUDIT_PAGE}.` })
-  .transform((input, ctx) => {
-    const value = typeof input === "number" ? input : /^[0-9]{1,4}$/.test(input) ? +input : NaN;
-    if (Number.isInteger(value) && value >= 1 && value <= MAX_AUDIT_PAGE) return value;
-    ctx.addIssue({
-      code: "custom",
-      message: `Expected an integer from 1 to ${MAX_AUDIT_PAGE}.`,
-      input,
-    });
-    return z.NEVER;
-  });
+const ZPageSize = ZQueryInteger(1, MAX_AUDIT_PAGE);
 
 /** An ISO 8601 moment with its offset (`2026-11-25T18:00:00Z`), or a date (its midnight UTC). */
 const ZMoment = z.string().transform((input, ctx) => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZPathId } from "@ratecard/validators";
+import { ZPathId, ZQueryInteger } from "@ratecard/validators";
 import {
   createTarget,
   deleteTarget,
@@ -493,7 +493,7 @@ export const targetsRouter = router({
     .input(
       z.strictObject({
         target_id: ZPathId,
-        limit: z.coerce.number().int().min(1).max(1000).optional(),
+        limit: ZQueryInteger(1, 1000).optional(),
         kind: z.enum(TARGET_RUN_KINDS).optional(),
       }),
     )
