@@ -71,7 +71,9 @@ async function readStdin(): Promise<string> {
 }
 
 async function planOf(connection: Connection, document: RuleSetDocument): Promise<RuleSetPlan> {
-  const plan = await requestJson<RuleSetPlan>(connection, "POST", `${RULESET}/plan`, document);
+  const plan = await requestJson<RuleSetPlan>(connection, "POST", `${RULESET}/plan`, document, {
+    long: true,
+  });
   if (plan.errors.length > 0) {
     throw new CliError(
       `The plan has errors; nothing can be applied:\n` +
@@ -163,7 +165,13 @@ function buildProgram(setExit: (code: number) => void): Command {
         planned_revision: string;
         revision: string;
         counts: RuleSetPlan["counts"];
-      }>(connection, "POST", `${RULESET}/apply`, { ...document, revision: plan.revision });
+      }>(
+        connection,
+        "POST",
+        `${RULESET}/apply`,
+        { ...document, revision: plan.revision },
+        { long: true },
+      );
       const { create, update, delete: remove } = result.counts;
       process.stdout.write(
         `Applied: ${create} created, ${update} updated, ${remove} deleted; ` +

@@ -1,5 +1,8 @@
 import type { Command } from "commander";
 import { CliError, requestJson, type Connection } from "./client.js";
+
+/** Import, plan, drift and apply walk or write the whole target: they may take minutes. */
+const LONG = { long: true } as const;
 import {
   changeCount,
   formatApply,
@@ -105,9 +108,13 @@ export function registerTargetCommands(program: Command, context: TargetCommandC
     .action(async (ref: string, options: { merge?: boolean; json?: boolean }) => {
       const c = connection();
       const target = await resolve(c, ref);
-      const result = await requestJson<TargetImport>(c, "POST", path(target, "import"), {
-        merge: options.merge ?? false,
-      });
+      const result = await requestJson<TargetImport>(
+        c,
+        "POST",
+        path(target, "import"),
+        { merge: options.merge ?? false },
+        LONG,
+      );
       print(options.json ?? false, result, () => formatImport(result));
       setExit(exits.ok);
     });
@@ -122,7 +129,7 @@ export function registerTargetCommands(program: Command, context: TargetCommandC
     .action(async (ref: string, options: { json?: boolean }) => {
       const c = connection();
       const target = await resolve(c, ref);
-      const plan = await requestJson<TargetPlan>(c, "POST", path(target, "plan"), {});
+      const plan = await requestJson<TargetPlan>(c, "POST", path(target, "plan"), {}, LONG);
       print(options.json ?? false, plan, () => formatTargetPlan(plan, target.name));
       setExit(changeCount(plan) === 0 ? exits.ok : exits.changes);
     });
@@ -135,10 +142,14 @@ export function registerTargetCommands(program: Command, context: TargetCommandC
     .action(async (ref: string, options: { yes?: boolean }) => {
       const c = connection();
       const target = await resolve(c, ref);
-      const plan = await requestJson<TargetPlan>(c, "POST", path(target, "plan"), {});
+      const plan = await requestJson<TargetPlan>(c, "POST", path(target, "plan"), {}, LONG);
       process.stdout.write(formatTargetPlan(plan, target.name));
       const changes = changeCount(plan);
       if (changes === 0) return setExit(exits.ok);
+      process.stdout.write(
+        "CloudKitty takes about 30 ms a write: an apply of thousands of changes takes minutes, " +
+          "and is not atomic (a failure stops midway; the run lists what was done).\n",
+      );
       if (!options.yes) {
         if (!process.stdin.isTTY)
           throw new CliError(
@@ -150,9 +161,13 @@ export function registerTargetCommands(program: Command, context: TargetCommandC
         if (!(await context.confirm(question))) throw new CliError("Not applied.");
       }
       // The plan that was shown: refused (409) if Ratecard or the target changed since.
-      const result = await requestJson<TargetApply>(c, "POST", path(target, "apply"), {
-        plan_id: plan.plan_id,
-      });
+      const result = await requestJson<TargetApply>(
+        c,
+        "POST",
+        path(target, "apply"),
+        { plan_id: plan.plan_id },
+        LONG,
+      );
       process.stdout.write(formatApply(result));
       setExit(result.status === "ok" || result.status === "empty" ? exits.ok : exits.error);
     });
@@ -167,7 +182,7 @@ export function registerTargetCommands(program: Command, context: TargetCommandC
     .action(async (ref: string, options: { json?: boolean }) => {
       const c = connection();
       const target = await resolve(c, ref);
-      const drift = await requestJson<Drift>(c, "GET", path(target, "drift"));
+      const drift = await requestJson<Drift>(c, "GET", path(target, "drift"), undefined, LONG);
       print(options.json ?? false, drift, () => formatDrift(drift, target.name));
       setExit(drift.differences.length === 0 ? exits.ok : exits.changes);
     });
