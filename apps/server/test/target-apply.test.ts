@@ -16,7 +16,7 @@ import { startServer, type TestServer } from "./support/server.js";
 const TARGETS = "/v1/ratecard/targets";
 
 const cloudKitty = referenceCloudKitty({
-  dir: process.env.CK_APPLY_TEST_DIR ?? "/tmp/ck-engA-apply",
+  dir: process.env.CK_APPLY_TEST_DIR ?? "/tmp/ck-server-target-apply",
   port: Number(process.env.CK_APPLY_TEST_PORT ?? 8960),
 });
 const CK_URL = cloudKitty.url;

@@ -38,7 +38,7 @@ import {
 
 // ----------------------------------------------------------------------------------- the id map
 
-async function loadIdMap(
+export async function loadIdMap(
   prisma: PrismaClient | Prisma.TransactionClient,
   targetId: string,
 ): Promise<Map<string, string>> {
@@ -100,7 +100,7 @@ export interface DesiredRuleSet {
  * (started, not ended; soft-deleted ones are never in the rule set). CloudKitty 17 has no validity
  * dates, so a scheduled rule sent now would bill at once, and an ended one would go on billing.
  */
-async function desiredRuleSet(prisma: PrismaClient, now: Date): Promise<DesiredRuleSet> {
+export async function desiredRuleSet(prisma: PrismaClient, now: Date): Promise<DesiredRuleSet> {
   const current = await currentRuleSet(prisma);
   const notInForce = { deleted: null, OR: [{ start: { gt: now } }, { end: { lte: now } }] };
   const select = { id: true, start: true } as const;

@@ -3,8 +3,7 @@ import { CloudKittyClientError, type CkMetric } from "@ratecard/cloudkitty";
 import type { PrismaClient } from "@ratecard/db";
 import type { RuleSetDocument } from "@ratecard/ruleset";
 import type { AuditContext } from "./audit.js";
-import { inForceAt } from "./lifecycle.js";
-import { currentRuleSet } from "./ruleset.js";
+import { desiredRuleSet, loadIdMap } from "./target-apply.js";
 import { lastRun, recordRun, runActor } from "./target-runs.js";
 import { findRow, readTargetRuleSet, targetClient, type TargetSecretBox } from "./targets.js";
 
@@ -32,36 +31,6 @@ export interface TargetDriftResult {
   request_count: number;
 }
 
-/**
- * Ratecard's rule set as a target should hold it now: the rules in force (a scheduled or ended
- * rule is left out of a plan, so it is not "missing" from CloudKitty either).
- */
-async function inForceRuleSet(prisma: PrismaClient, now: Date): Promise<RuleSetDocument> {
-  const current = await currentRuleSet(prisma);
-  const select = { id: true } as const;
-  const [mappings, thresholds, scripts] = await Promise.all([
-    prisma.mapping.findMany({ where: inForceAt(now), select }),
-    prisma.threshold.findMany({ where: inForceAt(now), select }),
-    prisma.script.findMany({ where: inForceAt(now), select }),
-  ]);
-  const live = new Set([...mappings, ...thresholds, ...scripts].map((r) => r.id));
-  const keep = <T extends { id: string }>(list: T[]) => list.filter((x) => live.has(x.id));
-  return {
-    ...current,
-    services: current.services.map((service) => ({
-      ...service,
-      mappings: keep(service.mappings),
-      thresholds: keep(service.thresholds),
-      fields: service.fields.map((field) => ({
-        ...field,
-        mappings: keep(field.mappings),
-        thresholds: keep(field.thresholds),
-      })),
-    })),
-    scripts: keep(current.scripts),
-  };
-}
-
 export async function checkTargetDrift(
   prisma: PrismaClient,
   box: TargetSecretBox,
@@ -71,7 +40,9 @@ export async function checkTargetDrift(
   const row = await findRow(prisma, targetId);
   const startedAt = new Date();
   const actor = runActor(audit);
-  const current = await inForceRuleSet(prisma, startedAt);
+  // Ratecard's side is what a plan would send now: the rules in force (a scheduled or ended rule
+  // is left out of a plan, so it is not "missing" from CloudKitty either).
+  const { document: current } = await desiredRuleSet(prisma, startedAt);
 
   let read;
   try {
@@ -108,11 +79,7 @@ export async function checkTargetDrift(
   }
 
   const lastApply = await lastRun(prisma, targetId, "apply", ["ok", "partial"]);
-  const idRows = await prisma.cloudKittyTargetId.findMany({
-    where: { targetId },
-    select: { kind: true, ratecardId: true, cloudkittyId: true },
-  });
-  const idMap = new Map(idRows.map((r) => [`${r.kind}:${r.ratecardId}`, r.cloudkittyId]));
+  const idMap = await loadIdMap(prisma, targetId);
 
   const drift = driftTarget({
     target: document,
