@@ -311,7 +311,7 @@ function useRuleWindows(filters: RuleWindowFilters, focusRowId: string | undefin
     const next = windowIndexes(first, last, undefined);
     setIndexes((current) => (current.join() === next.join() ? current : next));
   }, []);
-  const { loaded, busy, error, refetch } = useQueries({
+  const { loaded, pending, placeholder, error, refetch } = useQueries({
     queries: indexes.map((index) => ({
       ...trpc.console.rules.queryOptions({
         ...filters,
@@ -325,27 +325,28 @@ function useRuleWindows(filters: RuleWindowFilters, focusRowId: string | undefin
     })),
     combine: combineWindows,
   });
-  // The count outlives the windows: scrolled far down, the windows in view may all be loading.
-  const filtersKey = JSON.stringify(filters);
-  const answered = loaded[0]?.total;
-  const [remembered, setRemembered] = useState<{ key: string; total: number } | null>(null);
-  if (
-    answered !== undefined &&
-    !busy &&
-    (remembered?.key !== filtersKey || remembered.total !== answered)
-  )
-    setRemembered({ key: filtersKey, total: answered });
-  const total = answered ?? (remembered?.key === filtersKey ? remembered.total : undefined);
-  const rows = useMemo(() => loaded.flatMap(rowsOf), [loaded]);
+  // The last windows read in full stay shown (busy) while a new sort or filter, or windows
+  // scrolled far down, are read: the table and its count stay in place.
+  const [last, setLast] = useState<TRuleWindow[] | null>(null);
+  const changed =
+    last === null ||
+    last.length !== loaded.length ||
+    last.some((answer, index) => answer !== loaded[index]);
+  if (loaded.length > 0 && !pending && !placeholder && changed) setLast(loaded);
+  const stale = loaded.length === 0 && last !== null;
+  const shown = stale ? last : loaded;
+  const busy = placeholder || stale;
+  const total = shown[0]?.total;
+  const rows = useMemo(() => shown.flatMap(rowsOf), [shown]);
   const indexOfLoaded = useCallback(
     (rowId: string) => {
-      for (const answer of loaded) {
+      for (const answer of shown) {
         const at = rowsOf(answer).findIndex((row) => ruleRowId(row) === rowId);
         if (at >= 0) return answer.offset + at;
       }
       return -1;
     },
-    [loaded],
+    [shown],
   );
   // A saved rule outside the windows read: the server says where it is, the list scrolls there.
   const sought = focusRowId && indexOfLoaded(focusRowId) < 0 ? parseRuleRowId(focusRowId) : null;
@@ -356,7 +357,7 @@ function useRuleWindows(filters: RuleWindowFilters, focusRowId: string | undefin
   const position = sought ? located.data?.position : undefined;
   const serverRows = useMemo((): ServerRows<RuleRow> | undefined => {
     if (total === undefined) return undefined;
-    const byOffset = new Map(loaded.map((answer) => [answer.offset, rowsOf(answer)]));
+    const byOffset = new Map(shown.map((answer) => [answer.offset, rowsOf(answer)]));
     return {
       total,
       rowAt: (index) => {
@@ -370,7 +371,7 @@ function useRuleWindows(filters: RuleWindowFilters, focusRowId: string | undefin
       onRangeChange,
       busy,
     };
-  }, [total, loaded, indexOfLoaded, focusRowId, position, onRangeChange, busy]);
+  }, [total, shown, indexOfLoaded, focusRowId, position, onRangeChange, busy]);
   return {
     total,
     rows,
@@ -399,7 +400,8 @@ function combineWindows(
 ) {
   return {
     loaded: queries.flatMap((query) => (query.data === undefined ? [] : [query.data])),
-    busy: queries.some((query) => query.isPlaceholderData),
+    pending: queries.some((query) => query.data === undefined),
+    placeholder: queries.some((query) => query.isPlaceholderData),
     error: (queries.find((query) => query.error)?.error ?? null) as Error | null,
     refetch: () => queries.forEach((query) => void query.refetch()),
   };
