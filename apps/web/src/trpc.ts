@@ -29,8 +29,19 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-/** Checks the whole rule set (tenths of a second for 10,000 rules): batched, it would hold back the lists it was sent with. */
-const SLOW_PROCEDURES = new Set(["hashmap.warnings"]);
+/**
+ * Sent alone, never batched: batched, each would hold back the calls it was sent with. The
+ * warnings check the whole rule set (tenths of a second for 10,000 rules); the target operations
+ * talk to CloudKitty (an apply of 10,000 changes takes minutes).
+ */
+const SLOW_PROCEDURES = new Set([
+  "hashmap.warnings",
+  "targets.probe",
+  "targets.import",
+  "targets.plan",
+  "targets.applyPlan",
+  "targets.drift",
+]);
 
 export function createApiClient(session: SessionStore) {
   // The server serves the console, /trpc and /v1 from one origin (the dev server proxies them), so

@@ -451,6 +451,11 @@ function PlanPanel({
             transaction across requests. Apply stops at the first failure and does not roll back
             what was already done; planning and applying again finishes the job.
           </p>
+          <p>
+            Each change is one request to CloudKitty (tens of milliseconds each on CloudKitty 17):
+            thousands of changes take minutes. If this page loses the answer, the run history shows
+            what was done.
+          </p>
           {(counts.unmanaged ?? 0) > 0 && (
             <p>
               {counts.unmanaged} objects only in CloudKitty are left alone (the target does not
