@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ZRuleType } from "./schemas.js";
+import { ZQueryInteger } from "./query.js";
+import { ZQueryBoolean, ZRuleType } from "./schemas.js";
 
 // console.rules: one window of a rule list, filtered, searched, sorted and counted by the server,
 // so that a console list of 10,000 rules downloads the rows it shows rather than all of them.
@@ -33,10 +34,10 @@ export const ZRuleWindowInput = z
     field_id: ZText.optional(),
     group_id: ZText.optional(),
     /** Only rules in no group. */
-    no_group: z.boolean().optional(),
+    no_group: ZQueryBoolean.optional(),
     tenant_id: ZText.optional(),
     /** Only rules for every tenant (no tenant_id). */
-    no_tenant: z.boolean().optional(),
+    no_tenant: ZQueryBoolean.optional(),
     type: ZRuleType.optional(),
     /** Without it, every rule not deleted. */
     status: z.enum(RULE_WINDOW_STATUSES).optional(),
@@ -57,14 +58,15 @@ export const ZRuleWindowInput = z
      */
     q: ZText.optional(),
     sort: z.enum(RULE_WINDOW_SORTS).optional(),
-    desc: z.boolean().optional(),
+    desc: ZQueryBoolean.optional(),
     /**
      * A rule whose position in this list the answer gives (`position`), e.g. one just saved that
      * the list scrolls to.
      */
     find: z.object({ kind: z.enum(["mapping", "threshold"]), id: ZText }).optional(),
-    offset: z.int().min(0).max(10_000_000).default(0),
-    limit: z.int().min(1).max(RULE_WINDOW_MAX_LIMIT).default(100),
+    // Explicit transforms, not bare number leaves (see ZQueryInteger).
+    offset: ZQueryInteger(0, 10_000_000).default(0),
+    limit: ZQueryInteger(1, RULE_WINDOW_MAX_LIMIT).default(100),
   })
   .refine((input) => !input.status || input.status === "deleted" || input.at !== undefined, {
     message: "A status other than deleted is judged at a moment: give `at`.",
