@@ -6,8 +6,6 @@ import {
   hasActiveFilter,
   parseSort,
   ruleLifecycleStatus,
-  ruleMatchesText,
-  toApiFilters,
   ZExplorerSearch,
 } from "./rules";
 
@@ -90,14 +88,6 @@ describe("explorer rows", () => {
     });
     expect(ruleLifecycleStatus(deleted!)).toBe("deleted");
   });
-
-  it("filters by text on what is shown", () => {
-    expect(rows.filter((row) => ruleMatchesText(row, "FLAVOR")).map((row) => row.id)).toEqual([
-      "m1",
-    ]);
-    expect(rows.filter((row) => ruleMatchesText(row, "acme")).map((row) => row.id)).toEqual(["m2"]);
-    expect(rows.filter((row) => ruleMatchesText(row, "  ")).length).toBe(3);
-  });
 });
 
 describe("explorer query string", () => {
@@ -114,37 +104,7 @@ describe("explorer query string", () => {
       type: "rate",
       tenant_id: "42",
     });
-  });
-
-  it("becomes the API's list filters", () => {
-    expect(toApiFilters(ZExplorerSearch.parse({ service_id: "s1", group_id: "g1" }))).toEqual({
-      service_id: "s1",
-      group_id: "g1",
-    });
-    expect(
-      toApiFilters(
-        ZExplorerSearch.parse({ service_id: "s1", field_id: "f1", no_group: "1", group_id: "g1" }),
-      ),
-    ).toEqual({
-      field_id: "f1",
-      no_group: true,
-    });
-    expect(toApiFilters(ZExplorerSearch.parse({ tenant_id: "acme" }))).toEqual({
-      filter_tenant: true,
-      tenant_id: "acme",
-    });
-    expect(toApiFilters(ZExplorerSearch.parse({ no_tenant: "1", tenant_id: "acme" }))).toEqual({
-      filter_tenant: true,
-    });
-    // Deleted rules come only with the API's deleted=true; the browser then keeps only them.
-    expect(toApiFilters(ZExplorerSearch.parse({ status: "deleted", created_by: "alice" }))).toEqual(
-      { created_by: "alice", deleted: true },
-    );
-    expect(
-      toApiFilters(ZExplorerSearch.parse({ status: "scheduled", description: "batch" })),
-    ).toEqual({ description: "batch" });
     expect(ZExplorerSearch.parse({ status: "gone" }).status).toBeUndefined();
-    expect(toApiFilters(ZExplorerSearch.parse({}))).toEqual({});
   });
 
   it("knows when a filter is active", () => {

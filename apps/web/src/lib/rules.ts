@@ -86,29 +86,6 @@ export const ZExplorerSearch = z.object({
 });
 export type ExplorerSearch = z.output<typeof ZExplorerSearch>;
 
-/** The list filters the API applies, from the explorer's query string. */
-export function toApiFilters(search: ExplorerSearch) {
-  const filterTenant = Boolean(search.tenant_id) || Boolean(search.no_tenant);
-  return {
-    ...(search.field_id
-      ? { field_id: search.field_id }
-      : search.service_id
-        ? { service_id: search.service_id }
-        : {}),
-    ...(search.no_group
-      ? { no_group: true }
-      : search.group_id
-        ? { group_id: search.group_id }
-        : {}),
-    ...(filterTenant && { filter_tenant: true }),
-    ...(search.tenant_id && !search.no_tenant ? { tenant_id: search.tenant_id } : {}),
-    ...(search.created_by && { created_by: search.created_by }),
-    ...(search.description && { description: search.description }),
-    // The API adds deleted rules to the others; the list then keeps only them (filterRuleRows).
-    ...(search.status === "deleted" && { deleted: true }),
-  };
-}
-
 /** True when a filter narrows the list, so an empty result means "no match" rather than "no rules yet". */
 export function hasActiveFilter(search: ExplorerSearch): boolean {
   return Boolean(
@@ -204,15 +181,6 @@ export function describeRule(row: RuleRow): string {
 /** Rule rows by id, for looking up the rules a price or a warning names. */
 export function indexRules(rows: readonly RuleRow[]): Map<string, RuleRow> {
   return new Map(rows.map((row) => [row.id, row]));
-}
-
-/** Case-insensitive match of the text filter against what the table shows. */
-export function ruleMatchesText(row: RuleRow, text: string): boolean {
-  const needle = text.trim().toLowerCase();
-  if (!needle) return true;
-  return [row.attachedTo, row.match, row.groupName, row.tenant, row.cost, row.type, row.kind].some(
-    (value) => value.toLowerCase().includes(needle),
-  );
 }
 
 /** "-cost" <-> [{ id: "cost", desc: true }]. */
