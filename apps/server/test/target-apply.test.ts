@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { rpc, sessionHeaders, signInAdminAndReader } from "./support/auth.js";
+import { localAccountsServer, rpc, sessionHeaders } from "./support/auth.js";
 import { createClient, HASHMAP, PYSCRIPTS, type Client } from "./support/client.js";
 import { UNKNOWN_ID } from "./support/hashmap.js";
 import { referenceCloudKitty } from "./support/cloudkitty.js";
@@ -434,36 +434,22 @@ describe("POST /v1/ratecard/targets/{id}/apply", () => {
 });
 
 describe("apply and runs: policy", () => {
-  let server: TestServer;
-  const ADMIN_PASSWORD = "admin password 123";
-
-  beforeAll(async () => {
-    server = await startServer({
-      env: {
-        AUTH_STRATEGY: "local",
-        RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
-        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-target-apply-")),
-      },
-    });
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const local = localAccountsServer("ratecard-target-apply-");
 
   it("refuses a reader (ratecard:manage_targets), over RPC", async () => {
-    const { admin, reader } = await signInAdminAndReader(server.baseUrl, ADMIN_PASSWORD);
+    const { admin, reader } = await local.signIn();
     const calls = [
       ["targets.applyPlan", { target_id: UNKNOWN_ID, plan_id: UNKNOWN_ID }, "mutation"],
       ["targets.runs", { target_id: UNKNOWN_ID }, "query"],
       ["targets.run", { target_id: UNKNOWN_ID, run_id: UNKNOWN_ID }, "query"],
     ] as const;
     for (const [procedure, input, type] of calls) {
-      const asReader = await rpc(server.baseUrl, procedure, input, {
+      const asReader = await rpc(local.baseUrl, procedure, input, {
         type,
         headers: sessionHeaders(reader),
       });
       expect(asReader.code, procedure).toBe("FORBIDDEN");
-      const asAdmin = await rpc(server.baseUrl, procedure, input, {
+      const asAdmin = await rpc(local.baseUrl, procedure, input, {
         type,
         headers: sessionHeaders(admin),
       });

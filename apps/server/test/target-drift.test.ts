@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rpc, sessionHeaders, signInAdminAndReader } from "./support/auth.js";
+import { localAccountsServer, rpc, sessionHeaders } from "./support/auth.js";
 import { createClient, type Client } from "./support/client.js";
 import { referenceCloudKitty } from "./support/cloudkitty.js";
 import { expectFault, seeder, UNKNOWN_ID } from "./support/hashmap.js";
@@ -194,34 +194,20 @@ describe("GET /v1/ratecard/targets/{id}/drift", () => {
 });
 
 describe("GET /v1/ratecard/targets/{id}/drift: policy", () => {
-  let server: TestServer;
-  const ADMIN_PASSWORD = "admin password 123";
-
-  beforeAll(async () => {
-    server = await startServer({
-      env: {
-        AUTH_STRATEGY: "local",
-        RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
-        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-target-drift-policy-")),
-      },
-    });
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const local = localAccountsServer("ratecard-target-drift-policy-");
 
   it("refuses a reader (ratecard:manage_targets), over RPC and REST", async () => {
-    const { admin, reader } = await signInAdminAndReader(server.baseUrl, ADMIN_PASSWORD);
+    const { admin, reader } = await local.signIn();
     const input = { target_id: UNKNOWN_ID };
-    const asReader = await rpc(server.baseUrl, "targets.drift", input, {
+    const asReader = await rpc(local.baseUrl, "targets.drift", input, {
       headers: sessionHeaders(reader),
     });
     expect(asReader.code).toBe("FORBIDDEN");
-    const asAdmin = await rpc(server.baseUrl, "targets.drift", input, {
+    const asAdmin = await rpc(local.baseUrl, "targets.drift", input, {
       headers: sessionHeaders(admin),
     });
     expect(asAdmin.code).toBe("NOT_FOUND");
-    const api = createClient(server.baseUrl);
+    const api = createClient(local.baseUrl);
     const rest = (token: string) =>
       api.get(`${TARGETS}/${UNKNOWN_ID}/drift`, { headers: { "X-Auth-Token": token } });
     expect((await rest(reader.token)).status).toBe(403);

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rpc, sessionHeaders, signInAdminAndReader } from "./support/auth.js";
+import { localAccountsServer, rpc, sessionHeaders } from "./support/auth.js";
 import { createClient, HASHMAP, type Client } from "./support/client.js";
 import { expectFault, UNKNOWN_ID } from "./support/hashmap.js";
 import { referenceCloudKitty } from "./support/cloudkitty.js";
@@ -148,33 +148,19 @@ describe("POST /v1/ratecard/targets/{id}/plan", () => {
 });
 
 describe("POST /v1/ratecard/targets/{id}/plan: policy", () => {
-  let server: TestServer;
-  const ADMIN_PASSWORD = "admin password 123";
-
-  beforeAll(async () => {
-    server = await startServer({
-      env: {
-        AUTH_STRATEGY: "local",
-        RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
-        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-target-plan-")),
-      },
-    });
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const local = localAccountsServer("ratecard-target-plan-");
 
   it("refuses a reader (ratecard:manage_targets)", async () => {
-    const { admin, reader } = await signInAdminAndReader(server.baseUrl, ADMIN_PASSWORD);
+    const { admin, reader } = await local.signIn();
     const asReader = await rpc(
-      server.baseUrl,
+      local.baseUrl,
       "targets.plan",
       { target_id: UNKNOWN_ID },
       { type: "mutation", headers: sessionHeaders(reader) },
     );
     expect(asReader.code).toBe("FORBIDDEN");
     const asAdmin = await rpc(
-      server.baseUrl,
+      local.baseUrl,
       "targets.plan",
       { target_id: UNKNOWN_ID },
       { type: "mutation", headers: sessionHeaders(admin) },

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rpc, sessionHeaders, signInAdminAndReader } from "./support/auth.js";
+import { localAccountsServer, rpc, sessionHeaders } from "./support/auth.js";
 import { createClient, type ApiResponse, type Client } from "./support/client.js";
 import { queryDatabase } from "./support/database.js";
 import { expectFault, UNKNOWN_ID } from "./support/hashmap.js";
@@ -350,30 +350,16 @@ describe("CloudKitty targets", () => {
 });
 
 describe("CloudKitty targets: policy", () => {
-  let server: TestServer;
-  const ADMIN_PASSWORD = "admin password 123";
-
-  beforeAll(async () => {
-    server = await startServer({
-      env: {
-        AUTH_STRATEGY: "local",
-        RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
-        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-targets-")),
-      },
-    });
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const local = localAccountsServer("ratecard-targets-");
 
   it("lets only admins manage targets (ratecard:manage_targets), over REST and RPC", async () => {
-    const { admin, reader } = await signInAdminAndReader(server.baseUrl, ADMIN_PASSWORD);
-    const asReader = await rpc(server.baseUrl, "targets.list", undefined, {
+    const { admin, reader } = await local.signIn();
+    const asReader = await rpc(local.baseUrl, "targets.list", undefined, {
       headers: sessionHeaders(reader),
     });
     expect(asReader.code).toBe("FORBIDDEN");
     const asAdmin = await rpc(
-      server.baseUrl,
+      local.baseUrl,
       "targets.create",
       {
         name: "ck",
@@ -383,7 +369,7 @@ describe("CloudKitty targets: policy", () => {
       { type: "mutation", headers: sessionHeaders(admin) },
     );
     expect(asAdmin.status, JSON.stringify(asAdmin.body)).toBe(200);
-    const listed = await rpc(server.baseUrl, "targets.list", undefined, {
+    const listed = await rpc(local.baseUrl, "targets.list", undefined, {
       headers: sessionHeaders(admin),
     });
     expect(listed.data.targets.map((t: any) => t.name)).toEqual(["ck"]);

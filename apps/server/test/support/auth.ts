@@ -1,6 +1,10 @@
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll } from "vitest";
+import { startServer, type TestServer } from "./server.js";
 
 /** A signed-in console session: the cookie's token (usable as X-Auth-Token too) and its CSRF token. */
 export interface Session {
@@ -121,4 +125,35 @@ export function runServerExpectingExit(
       resolve({ code, output });
     });
   });
+}
+
+/**
+ * A server with local accounts ("admin" with this password) and a data directory of its own,
+ * started before the enclosing describe's tests and stopped after them; then the admin and a
+ * reader signed in. For the policy checks of the target suites.
+ */
+export function localAccountsServer(dataDirPrefix: string) {
+  const adminPassword = "admin password 123";
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startServer({
+      env: {
+        AUTH_STRATEGY: "local",
+        RATECARD_ADMIN_PASSWORD: adminPassword,
+        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), dataDirPrefix)),
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return {
+    get baseUrl(): string {
+      if (!server) throw new Error("the local-accounts server has not started");
+      return server.baseUrl;
+    },
+    signIn(): Promise<{ admin: Session; reader: Session }> {
+      return signInAdminAndReader(this.baseUrl, adminPassword);
+    },
+  };
 }
