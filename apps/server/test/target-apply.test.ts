@@ -1,12 +1,8 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { localAccountsServer, rpc, sessionHeaders } from "./support/auth.js";
-import { createClient, HASHMAP, PYSCRIPTS, type Client } from "./support/client.js";
+import { HASHMAP, PYSCRIPTS, type Client } from "./support/client.js";
 import { UNKNOWN_ID } from "./support/hashmap.js";
-import { referenceCloudKitty } from "./support/cloudkitty.js";
-import { startServer, type TestServer } from "./support/server.js";
+import { cloudKittyAndRatecard, referenceCloudKitty } from "./support/cloudkitty.js";
 
 // Applying Ratecard's rule set to a managed CloudKitty target (issue 14, section 4) over real
 // HTTP, against a real CloudKitty 17 (../shared/reference/cloudkitty, noauth, SQLite) on a
@@ -127,29 +123,17 @@ const changing = (counts: Record<string, number>) =>
   counts.create! + counts.update! + counts.replace! + counts.delete! + counts.module!;
 
 describe("POST /v1/ratecard/targets/{id}/apply", () => {
-  let server: TestServer;
-  let api: Client;
-  let dataDir: string;
+  const ratecard = cloudKittyAndRatecard(cloudKitty, "ratecard-target-apply-");
   const answers: string[] = [];
 
   /** Every answer is kept, to check that no secret ever shows. */
   const call = async (method: string, pathname: string, body?: unknown) => {
-    const answer = await api.request(method, pathname, body === undefined ? {} : { body });
+    const answer = await ratecard.api.request(method, pathname, body === undefined ? {} : { body });
     answers.push(answer.text);
     return answer;
   };
   const post = (pathname: string, body: unknown = {}) => call("POST", pathname, body);
 
-  beforeAll(async () => {
-    await cloudKitty.start();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-target-apply-"));
-    server = await startServer({ env: { DATA_DIR: dataDir } });
-    api = createClient(server.baseUrl);
-  }, 16 * 60_000);
-  afterAll(async () => {
-    await server?.stop();
-    await cloudKitty.stop();
-  }, 120_000);
   beforeEach(() => {
     answers.length = 0;
   });
@@ -252,7 +236,7 @@ describe("POST /v1/ratecard/targets/{id}/apply", () => {
 
     // What CloudKitty holds, read through its REST API, is Ratecard's rule set: costs exact where
     // CloudKitty's SQLite can hold them (a double), else equal as doubles.
-    expect(await readCloudKitty()).toEqual(await readRatecard(api));
+    expect(await readCloudKitty()).toEqual(await readRatecard(ratecard.api));
     // ... and through its CLI. The cost was sent as the JSON string "0.00000001"; SQLite keeps
     // the double nearest to it.
     const tenantCk = applied.body.operations.find((o: any) => o.ratecard_id === tenantMapping);
@@ -323,7 +307,7 @@ describe("POST /v1/ratecard/targets/{id}/apply", () => {
     expect(outcome("update")).toMatchObject({ outcome: "done", status: 302 });
     expect(outcome("delete")).toMatchObject({ outcome: "done", status: 204 });
 
-    expect(await readCloudKitty()).toEqual(await readRatecard(api));
+    expect(await readCloudKitty()).toEqual(await readRatecard(ratecard.api));
     const third = await post(`${TARGETS}/${id}/plan`);
     expect(changing(third.body.counts)).toBe(0);
 
@@ -351,7 +335,7 @@ describe("POST /v1/ratecard/targets/{id}/apply", () => {
     expect(run.body.document.services.map((s: any) => s.name)).toEqual(["compute", "image"]);
 
     // The audit trail names the run.
-    const audit = await api.get("/v1/ratecard/audit", {
+    const audit = await ratecard.api.get("/v1/ratecard/audit", {
       query: { resource_type: "target", resource_id: id },
     });
     expect(audit.status, audit.text).toBe(200);

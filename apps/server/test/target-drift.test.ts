@@ -1,12 +1,8 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { localAccountsServer, rpc, sessionHeaders } from "./support/auth.js";
-import { createClient, type Client } from "./support/client.js";
-import { referenceCloudKitty } from "./support/cloudkitty.js";
+import { createClient } from "./support/client.js";
+import { cloudKittyAndRatecard, referenceCloudKitty } from "./support/cloudkitty.js";
 import { expectFault, seeder, UNKNOWN_ID } from "./support/hashmap.js";
-import { startServer, type TestServer } from "./support/server.js";
 import {
   cliQuiet,
   drift,
@@ -28,23 +24,10 @@ const cloudKitty = referenceCloudKitty({
 const CK_URL = cloudKitty.url;
 
 describe("GET /v1/ratecard/targets/{id}/drift", () => {
-  let server: TestServer;
-  let api: Client;
-
-  beforeAll(async () => {
-    await cloudKitty.start();
-    server = await startServer({
-      env: { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-target-drift-")) },
-    });
-    api = createClient(server.baseUrl);
-  }, 16 * 60_000);
-  afterAll(async () => {
-    await server?.stop();
-    await cloudKitty.stop();
-  }, 120_000);
+  const ratecard = cloudKittyAndRatecard(cloudKitty, "ratecard-target-drift-");
 
   it("is empty after an apply, then names each out-of-band change with both values", async () => {
-    const seed = seeder(api);
+    const seed = seeder(ratecard.api);
     const instance = await seed.service("instance");
     const flavor = await seed.field(instance.service_id, "flavor_name");
     const group = await seed.group("instance_uptime");
@@ -58,16 +41,16 @@ describe("GET /v1/ratecard/targets/{id}/drift", () => {
     // 0.1 is no double: CloudKitty on SQLite keeps 0.1000000000000000055511151231.
     await seed.threshold({ service_id: instance.service_id, level: "10", cost: "0.1" });
 
-    const id = await registerTarget(api, CK_URL);
-    const before = await drift(api, id);
+    const id = await registerTarget(ratecard.api, CK_URL);
+    const before = await drift(ratecard.api, id);
     expect(before.last_apply).toBeNull();
     expect(before.counts.missing).toBe(6);
 
-    const { plan, apply } = await planAndApply(api, id);
+    const { plan, apply } = await planAndApply(ratecard.api, id);
     expect(apply.status, apply.text).toBe(200);
     expect(apply.body.status).toBe("ok");
 
-    const clean = await drift(api, id);
+    const clean = await drift(ratecard.api, id);
     expect(clean).toMatchObject({
       target_id: id,
       last_apply: {
@@ -101,9 +84,9 @@ describe("GET /v1/ratecard/targets/{id}/drift", () => {
       )
     )["Mapping ID"]!;
 
-    const drifted = await drift(api, id);
+    const drifted = await drift(ratecard.api, id);
     const ratecardId = async (value: string) => {
-      const mappings = await api.get(`/v1/rating/module_config/hashmap/mappings`, {
+      const mappings = await ratecard.api.get(`/v1/rating/module_config/hashmap/mappings`, {
         query: { field_id: flavor.field_id },
       });
       return mappings.body.mappings.find((m: any) => m.value === value).mapping_id;
@@ -148,31 +131,31 @@ describe("GET /v1/ratecard/targets/{id}/drift", () => {
     expect(drifted.counts).toMatchObject({ changed: 2, missing: 2, extra: 2 });
 
     // Each check is a run of kind 'drift', its differences kept as the run's operations.
-    const runs = await api.get(`${TARGETS}/${id}/runs`, { query: { kind: "drift" } });
+    const runs = await ratecard.api.get(`${TARGETS}/${id}/runs`, { query: { kind: "drift" } });
     expect(runs.status, runs.text).toBe(200);
     expect(runs.body.runs.map((r: any) => [r.run_id, r.status])).toEqual([
       [drifted.run_id, "ok"],
       [clean.run_id, "empty"],
       [before.run_id, "ok"],
     ]);
-    const kept = await api.get(`${TARGETS}/${id}/runs/${drifted.run_id}`);
+    const kept = await ratecard.api.get(`${TARGETS}/${id}/runs/${drifted.run_id}`);
     expect(kept.body.operations).toEqual(drifted.differences);
   }, 300_000);
 
   it("reports a disabled hashmap module holding rules, and services and fields no metric feeds", async () => {
-    const seed = seeder(api);
+    const seed = seeder(ratecard.api);
     const gpu = await seed.service("gpu.hours");
     await seed.mapping({ service_id: gpu.service_id, cost: "2" });
     const instance = (
-      await api.get("/v1/rating/module_config/hashmap/services")
+      await ratecard.api.get("/v1/rating/module_config/hashmap/services")
     ).body.services.find((s: any) => s.name === "instance");
     await seed.field(instance.service_id, "colour");
-    const id = await registerTarget(api, CK_URL, { name: "metrics" });
-    const { apply } = await planAndApply(api, id);
+    const id = await registerTarget(ratecard.api, CK_URL, { name: "metrics" });
+    const { apply } = await planAndApply(ratecard.api, id);
     expect(apply.body.status, apply.text).toBe("ok");
     await cloudKitty.cli("module", "disable", "hashmap");
     try {
-      const found = await drift(api, id);
+      const found = await drift(ratecard.api, id);
       const findings = found.differences
         .filter((d: any) =>
           ["module_disabled", "unknown_metric", "unknown_metadata"].includes(d.kind),

@@ -1,12 +1,7 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient, type Client } from "./support/client.js";
-import { referenceCloudKitty } from "./support/cloudkitty.js";
+import { cloudKittyAndRatecard, referenceCloudKitty } from "./support/cloudkitty.js";
 import { startFaultyProxy, type Fault, type FaultyProxy } from "./support/faulty-proxy.js";
 import { seeder } from "./support/hashmap.js";
-import { startServer, type TestServer } from "./support/server.js";
 import {
   drift,
   duplicatesIn,
@@ -29,19 +24,12 @@ const cloudKitty = referenceCloudKitty({
 const RULES = 6;
 
 describe("apply through a faulty connection", () => {
-  let server: TestServer;
-  let api: Client;
+  const ratecard = cloudKittyAndRatecard(cloudKitty, "ratecard-target-faults-");
   let proxy: FaultyProxy;
 
   beforeAll(async () => {
-    await cloudKitty.start();
     proxy = await startFaultyProxy(cloudKitty.url);
-    server = await startServer({
-      env: { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-target-faults-")) },
-    });
-    api = createClient(server.baseUrl);
-
-    const seed = seeder(api);
+    const seed = seeder(ratecard.api);
     const instance = await seed.service("instance");
     const flavor = await seed.field(instance.service_id, "flavor_name");
     const group = await seed.group("instance_uptime");
@@ -55,12 +43,10 @@ describe("apply through a faulty connection", () => {
     await seed.mapping({ service_id: instance.service_id, cost: "0.25" });
     await seed.threshold({ service_id: instance.service_id, level: "10", cost: "0.1" });
     await seed.threshold({ field_id: flavor.field_id, level: "2", type: "rate", cost: "0.9" });
-  }, 16 * 60_000);
+  });
   afterAll(async () => {
-    await server?.stop();
     await proxy?.close();
-    await cloudKitty.stop();
-  }, 120_000);
+  });
 
   const faults: [string, Fault][] = [
     ["a service create whose answer is lost", { kind: "drop-answer", nth: 2, method: "POST" }],
@@ -76,12 +62,12 @@ describe("apply through a faulty connection", () => {
     "%s: apply stops or adopts, the rerun converges",
     async (name, fault) => {
       await cloudKitty.start(); // running already: an empty CloudKitty (reset.sh)
-      const id = await registerTarget(api, proxy.url, {
+      const id = await registerTarget(ratecard.api, proxy.url, {
         name,
       });
 
       proxy.arm(fault);
-      const first = await planAndApply(api, id);
+      const first = await planAndApply(ratecard.api, id);
       expect(proxy.fired()).toBe(true);
       proxy.disarm();
       expect(first.apply.status, first.apply.text).toBe(200);
@@ -105,16 +91,16 @@ describe("apply through a faulty connection", () => {
           ).toHaveLength(1);
       }
 
-      const second = await planAndApply(api, id);
+      const second = await planAndApply(ratecard.api, id);
       expect(second.apply.status, second.apply.text).toBe(200);
       expect(["ok", "empty"]).toContain(second.apply.body.status);
 
       const state = await readCloudKitty(cloudKitty.url);
       expect(duplicatesIn(state)).toEqual([]);
       expect(state.rules).toHaveLength(RULES);
-      const third = await api.post(`/v1/ratecard/targets/${id}/plan`, {});
+      const third = await ratecard.api.post(`/v1/ratecard/targets/${id}/plan`, {});
       expect(third.body.operations, third.text).toEqual([]);
-      expect((await drift(api, id)).differences).toEqual([]);
+      expect((await drift(ratecard.api, id)).differences).toEqual([]);
     },
     300_000,
   );

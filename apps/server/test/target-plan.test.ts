@@ -1,12 +1,8 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { localAccountsServer, rpc, sessionHeaders } from "./support/auth.js";
-import { createClient, HASHMAP, type Client } from "./support/client.js";
+import { HASHMAP } from "./support/client.js";
 import { expectFault, UNKNOWN_ID } from "./support/hashmap.js";
-import { referenceCloudKitty } from "./support/cloudkitty.js";
-import { startServer, type TestServer } from "./support/server.js";
+import { cloudKittyAndRatecard, referenceCloudKitty } from "./support/cloudkitty.js";
 
 // The read-only plan of a CloudKitty target (issue 14, section 4) over real HTTP, against a real
 // CloudKitty 17 (../shared/reference/cloudkitty, noauth) on a directory and port of this file's
@@ -25,20 +21,7 @@ const brief = (operations: any[]) =>
   operations.map((o) => [o.op, o.kind, o.path]).sort((a, b) => (a.join() < b.join() ? -1 : 1));
 
 describe("POST /v1/ratecard/targets/{id}/plan", () => {
-  let server: TestServer;
-  let api: Client;
-
-  beforeAll(async () => {
-    await cloudKitty.start();
-    server = await startServer({
-      env: { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-target-plan-")) },
-    });
-    api = createClient(server.baseUrl);
-  }, 16 * 60_000);
-  afterAll(async () => {
-    await server?.stop();
-    await cloudKitty.stop();
-  }, 120_000);
+  const ratecard = cloudKittyAndRatecard(cloudKitty, "ratecard-target-plan-");
 
   it("is empty after an import, then lists exactly Ratecard's changes and CloudKitty's extras", async () => {
     const compute = (await cli("hashmap", "service", "create", "compute"))["Service ID"]!;
@@ -52,18 +35,18 @@ describe("POST /v1/ratecard/targets/{id}/plan", () => {
       "Threshold ID"
     ]!;
 
-    const target = await api.post(TARGETS, {
+    const target = await ratecard.api.post(TARGETS, {
       name: "local",
       mode: "managed",
       connection: { kind: "noauth", url: CK_URL },
     });
     expect(target.status, target.text).toBe(201);
     const id = target.body.target_id;
-    expect((await api.post(`${TARGETS}/${id}/probe`, {})).status).toBeLessThan(300);
-    const imported = await api.post(`${TARGETS}/${id}/import`, {});
+    expect((await ratecard.api.post(`${TARGETS}/${id}/probe`, {})).status).toBeLessThan(300);
+    const imported = await ratecard.api.post(`${TARGETS}/${id}/import`, {});
     expect(imported.status, imported.text).toBe(200);
 
-    const empty = await api.post(`${TARGETS}/${id}/plan`, {});
+    const empty = await ratecard.api.post(`${TARGETS}/${id}/plan`, {});
     expect(empty.status, empty.text).toBe(200);
     expect(empty.body).toMatchObject({
       target_id: id,
@@ -75,7 +58,7 @@ describe("POST /v1/ratecard/targets/{id}/plan", () => {
     });
 
     // Ratecard changes: a cost, a new mapping, a threshold deleted.
-    const updated = await api.put(`${HASHMAP}/mappings/${small}`, {
+    const updated = await ratecard.api.put(`${HASHMAP}/mappings/${small}`, {
       mapping_id: small,
       field_id: flavor,
       value: "m1.small",
@@ -84,16 +67,16 @@ describe("POST /v1/ratecard/targets/{id}/plan", () => {
       group_id: group,
     });
     expect(updated.status, updated.text).toBeLessThan(400);
-    const added = await api.post(`${HASHMAP}/mappings`, {
+    const added = await ratecard.api.post(`${HASHMAP}/mappings`, {
       field_id: flavor,
       value: "m1.xlarge",
       type: "flat",
       cost: "4",
     });
     expect(added.status, added.text).toBe(201);
-    expect((await api.delete(`${HASHMAP}/thresholds/${threshold}`)).status).toBe(204);
+    expect((await ratecard.api.delete(`${HASHMAP}/thresholds/${threshold}`)).status).toBe(204);
 
-    const changed = await api.post(`${TARGETS}/${id}/plan`, {});
+    const changed = await ratecard.api.post(`${TARGETS}/${id}/plan`, {});
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body.revision).not.toBe(imported.body.revision);
     expect(brief(changed.body.operations)).toEqual([
@@ -112,20 +95,20 @@ describe("POST /v1/ratecard/targets/{id}/plan", () => {
     expect(changed.body.counts).toMatchObject({ create: 1, update: 1, unmanaged: 1, delete: 0 });
 
     // With prune, what exists only in CloudKitty is to be deleted.
-    expect((await api.request("PATCH", `${TARGETS}/${id}`, { body: { prune: true } })).status).toBe(
-      200,
-    );
-    const pruned = await api.post(`${TARGETS}/${id}/plan`, {});
+    expect(
+      (await ratecard.api.request("PATCH", `${TARGETS}/${id}`, { body: { prune: true } })).status,
+    ).toBe(200);
+    const pruned = await ratecard.api.post(`${TARGETS}/${id}/plan`, {});
     expect(pruned.body.operations).toContainEqual(
       expect.objectContaining({ op: "delete", kind: "threshold", target_id: threshold }),
     );
     expect(
-      (await api.request("PATCH", `${TARGETS}/${id}`, { body: { prune: false } })).status,
+      (await ratecard.api.request("PATCH", `${TARGETS}/${id}`, { body: { prune: false } })).status,
     ).toBe(200);
 
     // An object added in CloudKitty with its CLI.
     const outOfBand = await mapping("--field-id", flavor, "--value", "m1.nano", "0.1");
-    const withExtra = await api.post(`${TARGETS}/${id}/plan`, {});
+    const withExtra = await ratecard.api.post(`${TARGETS}/${id}/plan`, {});
     expect(withExtra.body.operations).toContainEqual(
       expect.objectContaining({
         op: "unmanaged",
@@ -138,12 +121,16 @@ describe("POST /v1/ratecard/targets/{id}/plan", () => {
     expect(withExtra.body.counts.unmanaged).toBe(2);
 
     // The plan is read only: Ratecard's revision did not move.
-    const again = await api.post(`${TARGETS}/${id}/plan`, {});
+    const again = await ratecard.api.post(`${TARGETS}/${id}/plan`, {});
     expect(again.body.revision).toBe(changed.body.revision);
   });
 
   it("answers 404 for an unknown target", async () => {
-    expectFault(await api.post(`${TARGETS}/${UNKNOWN_ID}/plan`, {}), 404, /No such target/);
+    expectFault(
+      await ratecard.api.post(`${TARGETS}/${UNKNOWN_ID}/plan`, {}),
+      404,
+      /No such target/,
+    );
   });
 });
 

@@ -1,13 +1,9 @@
 import { execFile } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient, type Client } from "./support/client.js";
-import { referenceCloudKitty } from "./support/cloudkitty.js";
+import { describe, expect, it } from "vitest";
+import { cloudKittyAndRatecard, referenceCloudKitty } from "./support/cloudkitty.js";
 import { seeder } from "./support/hashmap.js";
-import { startServer, type TestServer } from "./support/server.js";
 import { drift, planAndApply, registerTarget } from "./support/target-bridge.js";
 
 // Prices (issue 14's tests): after Ratecard applied a random rule set to a real CloudKitty 17,
@@ -27,7 +23,6 @@ const ORACLE = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
   "support/hashmap_sqlite_oracle.py",
 );
-const ckDir = () => process.env.CK_PRICES_TEST_DIR ?? "/tmp/ck-server-target-prices";
 
 /** A small deterministic generator (mulberry32), seeded so that a failure can be replayed. */
 function random(seed: number) {
@@ -68,7 +63,7 @@ function oracle(points: Point[]): Promise<({ price: string } | { error: string }
       },
     );
     child.stdin!.end(
-      JSON.stringify({ config_file: path.join(ckDir(), "cloudkitty.conf"), points }),
+      JSON.stringify({ config_file: path.join(cloudKitty.dir, "cloudkitty.conf"), points }),
     );
   });
 }
@@ -80,25 +75,12 @@ function plain(text: string): string {
 }
 
 describe("prices after an apply", () => {
-  let server: TestServer;
-  let api: Client;
-
-  beforeAll(async () => {
-    await cloudKitty.start();
-    server = await startServer({
-      env: { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-target-prices-")) },
-    });
-    api = createClient(server.baseUrl);
-  }, 16 * 60_000);
-  afterAll(async () => {
-    await server?.stop();
-    await cloudKitty.stop();
-  }, 120_000);
+  const ratecard = cloudKittyAndRatecard(cloudKitty, "ratecard-target-prices-");
 
   it("CloudKitty's HashMap on its own database prices random usage exactly as Ratecard's quote", async () => {
     const seedNumber = Number(process.env.TARGET_PRICES_SEED ?? 20261126);
     const rnd = random(seedNumber);
-    const seed = seeder(api);
+    const seed = seeder(ratecard.api);
     const cost = () => sixtyFourths(1 + rnd.int(64 * 8));
     const groups = [
       null,
@@ -157,10 +139,10 @@ describe("prices after an apply", () => {
       }
     }
 
-    const id = await registerTarget(api, cloudKitty.url);
-    const { apply } = await planAndApply(api, id);
+    const id = await registerTarget(ratecard.api, cloudKitty.url);
+    const { apply } = await planAndApply(ratecard.api, id);
     expect(apply.body.status, apply.text).toBe("ok");
-    expect((await drift(api, id)).differences).toEqual([]);
+    expect((await drift(ratecard.api, id)).differences).toEqual([]);
 
     const points: Point[] = [];
     for (let i = 0; i < 300; i++) {
@@ -179,7 +161,7 @@ describe("prices after an apply", () => {
     const expected = await oracle(points);
     const mismatches: string[] = [];
     for (const [i, point] of points.entries()) {
-      const answer = await api.post("/v1/rating/quote", {
+      const answer = await ratecard.api.post("/v1/rating/quote", {
         resources: [{ service: point.service, desc: point.metadata, volume: point.volume }],
       });
       const ck = expected[i]!;

@@ -1,13 +1,11 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { localAccountsServer, rpc, sessionHeaders } from "./support/auth.js";
-import { createClient, type ApiResponse, type Client } from "./support/client.js";
+import type { ApiResponse } from "./support/client.js";
 import { queryDatabase } from "./support/database.js";
 import { expectFault, UNKNOWN_ID } from "./support/hashmap.js";
-import { referenceCloudKitty } from "./support/cloudkitty.js";
-import { startServer, type TestServer } from "./support/server.js";
+import { cloudKittyAndRatecard, referenceCloudKitty } from "./support/cloudkitty.js";
 
 // CloudKitty targets and import (issue 14, sections 2 and 3) over real HTTP: registration with
 // write-only secrets (never in an answer, an audit event or the server's log), validation,
@@ -35,24 +33,10 @@ function expectNoSecret(answer: ApiResponse) {
 }
 
 describe("CloudKitty targets", () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-targets-"));
-  let server: TestServer;
-  let api: Client;
-
-  beforeAll(async () => {
-    // The first start installs Debian's CloudKitty packages: minutes.
-    await cloudKitty.start();
-    // Its own data directory, where the target key is generated (on PostgreSQL too).
-    server = await startServer({ env: { DATA_DIR: dataDir } });
-    api = createClient(server.baseUrl);
-  }, 16 * 60_000);
-  afterAll(async () => {
-    await server?.stop();
-    await cloudKitty.stop();
-  }, 120_000);
+  const ratecard = cloudKittyAndRatecard(cloudKitty, "ratecard-targets-");
 
   it("registers noauth and Keystone-shaped targets without ever answering their secrets", async () => {
-    const noauth = await api.post(TARGETS, {
+    const noauth = await ratecard.api.post(TARGETS, {
       name: "local",
       mode: "import-source",
       connection: { kind: "noauth", url: `${CK_URL}/` },
@@ -71,7 +55,7 @@ describe("CloudKitty targets", () => {
       last_import: null,
     });
 
-    const appCred = await api.post(TARGETS, {
+    const appCred = await ratecard.api.post(TARGETS, {
       name: "region-one",
       mode: "managed",
       prune: true,
@@ -97,7 +81,7 @@ describe("CloudKitty targets", () => {
       },
     });
 
-    const password = await api.post(TARGETS, {
+    const password = await ratecard.api.post(TARGETS, {
       name: "region-two",
       mode: "managed",
       connection: {
@@ -122,7 +106,7 @@ describe("CloudKitty targets", () => {
       project_domain_name: "Default",
     });
 
-    const list = await api.get(TARGETS);
+    const list = await ratecard.api.get(TARGETS);
     expect(list.status).toBe(200);
     expectNoSecret(list);
     expect(list.body.targets.map((t: any) => t.name)).toEqual([
@@ -130,12 +114,12 @@ describe("CloudKitty targets", () => {
       "region-one",
       "region-two",
     ]);
-    const one = await api.get(`${TARGETS}/${appCred.body.target_id}`);
+    const one = await ratecard.api.get(`${TARGETS}/${appCred.body.target_id}`);
     expect(one.status).toBe(200);
     expectNoSecret(one);
 
     // A PATCH leaving the secret out keeps it; the probe then uses it (Keystone is unreachable).
-    const patched = await api.request("PATCH", `${TARGETS}/${appCred.body.target_id}`, {
+    const patched = await ratecard.api.request("PATCH", `${TARGETS}/${appCred.body.target_id}`, {
       body: {
         name: "region-one-b",
         connection: {
@@ -152,35 +136,40 @@ describe("CloudKitty targets", () => {
       has_secret: true,
       connection: { region: null, credential: { id: "ac-id-2" } },
     });
-    const probe = await api.post(`${TARGETS}/${appCred.body.target_id}/probe`, {});
+    const probe = await ratecard.api.post(`${TARGETS}/${appCred.body.target_id}/probe`, {});
     expect(probe.status, probe.text).toBe(200);
     expectNoSecret(probe);
     expect(probe.body).toMatchObject({ reachable: false, generation: "unknown" });
 
     // At rest: ciphertext only.
     const stored = queryDatabase(
-      server.databasePath,
+      ratecard.server.databasePath,
       `SELECT secret FROM cloudkitty_targets WHERE id = '${appCred.body.target_id}'`,
     );
     expect(stored).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
-    const everything = queryDatabase(server.databasePath, "SELECT * FROM cloudkitty_targets");
+    const everything = queryDatabase(
+      ratecard.server.databasePath,
+      "SELECT * FROM cloudkitty_targets",
+    );
     expect(everything).not.toContain(SECRET);
     expect(everything).not.toContain(PASSWORD);
 
     // The audit trail records targets without their secrets.
-    const audit = await api.get("/v1/ratecard/audit", { query: { resource_type: "target" } });
+    const audit = await ratecard.api.get("/v1/ratecard/audit", {
+      query: { resource_type: "target" },
+    });
     expect(audit.status, audit.text).toBe(200);
     expectNoSecret(audit);
     expect(audit.text).toContain("ac-id-2");
 
-    const gone = await api.delete(`${TARGETS}/${password.body.target_id}`);
+    const gone = await ratecard.api.delete(`${TARGETS}/${password.body.target_id}`);
     expect(gone.status).toBe(204);
-    expect((await api.get(`${TARGETS}/${password.body.target_id}`)).status).toBe(404);
+    expect((await ratecard.api.get(`${TARGETS}/${password.body.target_id}`)).status).toBe(404);
   });
 
   it("refuses bad input with a 400 fault that quotes no secret", async () => {
     const bad = async (body: unknown, pattern: RegExp) => {
-      const answer = await api.post(TARGETS, body);
+      const answer = await ratecard.api.post(TARGETS, body);
       expectFault(answer, 400, pattern);
       expectNoSecret(answer);
     };
@@ -224,20 +213,20 @@ describe("CloudKitty targets", () => {
       /username/,
     );
     await bad({ name: " ", mode: "managed", connection: { kind: "noauth", url: CK_URL } }, /name/);
-    const duplicate = await api.post(TARGETS, {
+    const duplicate = await ratecard.api.post(TARGETS, {
       name: "local",
       mode: "managed",
       connection: { kind: "noauth", url: CK_URL },
     });
     expectFault(duplicate, 409, /already exists/);
-    expect((await api.get(`${TARGETS}/${UNKNOWN_ID}`)).status).toBe(404);
-    expect((await api.post(`${TARGETS}/${UNKNOWN_ID}/probe`, {})).status).toBe(404);
+    expect((await ratecard.api.get(`${TARGETS}/${UNKNOWN_ID}`)).status).toBe(404);
+    expect((await ratecard.api.post(`${TARGETS}/${UNKNOWN_ID}/probe`, {})).status).toBe(404);
   });
 
   it("probes a real CloudKitty 17: reachable, noauth, pre-23, its modules; kept as the last probe", async () => {
-    const list = await api.get(TARGETS);
+    const list = await ratecard.api.get(TARGETS);
     const local = list.body.targets.find((t: any) => t.name === "local");
-    const probe = await api.post(`${TARGETS}/${local.target_id}/probe`, {});
+    const probe = await ratecard.api.post(`${TARGETS}/${local.target_id}/probe`, {});
     expect(probe.status, probe.text).toBe(200);
     expect(probe.body).toMatchObject({
       target_id: local.target_id,
@@ -249,7 +238,7 @@ describe("CloudKitty targets", () => {
     expect(probe.body.modules.map((m: any) => m.module_id)).toEqual(
       expect.arrayContaining(["hashmap", "pyscripts"]),
     );
-    const after = await api.get(`${TARGETS}/${local.target_id}`);
+    const after = await ratecard.api.get(`${TARGETS}/${local.target_id}`);
     expect(after.body.last_probe).toMatchObject({ reachable: true, generation: "pre-23" });
   });
 
@@ -280,8 +269,10 @@ describe("CloudKitty targets", () => {
     ]!;
     const pyscript = (await cli("pyscript", "create", "discount", "data = 1\n"))["Script ID"]!;
 
-    const local = (await api.get(TARGETS)).body.targets.find((t: any) => t.name === "local");
-    const imported = await api.post(`${TARGETS}/${local.target_id}/import`, {});
+    const local = (await ratecard.api.get(TARGETS)).body.targets.find(
+      (t: any) => t.name === "local",
+    );
+    const imported = await ratecard.api.post(`${TARGETS}/${local.target_id}/import`, {});
     expect(imported.status, imported.text).toBe(200);
     expect(imported.body.merge).toBe(false);
     expect(imported.body.report.duplicates).toEqual([
@@ -298,7 +289,7 @@ describe("CloudKitty targets", () => {
       scripts: 1,
     });
 
-    const exported = await api.get(RULESET);
+    const exported = await ratecard.api.get(RULESET);
     expect(exported.status).toBe(200);
     const document = exported.body;
     expect(document.groups).toEqual([{ id: group, name: "instance_uptime" }]);
@@ -312,38 +303,38 @@ describe("CloudKitty targets", () => {
     );
     expect(document.scripts.map((s: any) => [s.id, s.name])).toEqual([[pyscript, "discount"]]);
     // Through CloudKitty's own REST paths too.
-    const byRest = await api.get(`/v1/rating/module_config/hashmap/mappings/${small}`);
+    const byRest = await ratecard.api.get(`/v1/rating/module_config/hashmap/mappings/${small}`);
     expect(byRest.status).toBe(200);
     expect(byRest.body).toMatchObject({ field_id: flavor, group_id: group, value: "m1.small" });
 
     // The target's mode is kept, and the import recorded on it.
-    const after = await api.get(`${TARGETS}/${local.target_id}`);
+    const after = await ratecard.api.get(`${TARGETS}/${local.target_id}`);
     expect(after.body).toMatchObject({
       mode: "import-source",
       last_import: { merge: false, duplicates: 1, counts: { mappings: 5 } },
     });
 
     // A second import into a Ratecard that has rules is refused unless merged ...
-    const again = await api.post(`${TARGETS}/${local.target_id}/import`, {});
+    const again = await ratecard.api.post(`${TARGETS}/${local.target_id}/import`, {});
     expectFault(again, 409, /merge/);
     // ... and a merge of the same rules adds nothing and changes nothing.
-    const merged = await api.post(`${TARGETS}/${local.target_id}/import`, { merge: true });
+    const merged = await ratecard.api.post(`${TARGETS}/${local.target_id}/import`, { merge: true });
     expect(merged.status, merged.text).toBe(200);
     expect(merged.body.conflicts).toEqual([]);
     expect(merged.body.revision).toBe(merged.body.planned_revision);
-    const unchanged = await api.get(RULESET);
+    const unchanged = await ratecard.api.get(RULESET);
     expect(unchanged.body.services).toEqual(document.services);
   });
 
   it("keeps secrets out of the server's log", () => {
-    const log = server.output();
+    const log = ratecard.server.output();
     expect(log.length).toBeGreaterThan(0);
     expect(log).not.toContain(SECRET);
     expect(log).not.toContain(PASSWORD);
   });
 
   it("generated the target key once into the data directory, mode 0600", () => {
-    const file = path.join(dataDir, "target-secret-key");
+    const file = path.join(ratecard.dataDir, "target-secret-key");
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(Buffer.from(fs.readFileSync(file, "utf8").trim(), "base64")).toHaveLength(32);
   });
