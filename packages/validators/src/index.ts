@@ -8,3 +8,4 @@ export * from "./warning-acks.js";
 export * from "./lifecycle.js";
 export * from "./audit.js";
 export * from "./rule-window.js";
+export * from "./console-scopes.js";

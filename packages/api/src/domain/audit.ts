@@ -1,4 +1,10 @@
-import type { AuditEventRow, NewAuditEvent, Prisma, PrismaClient } from "@ratecard/db";
+import {
+  clientProvider,
+  type AuditEventRow,
+  type NewAuditEvent,
+  type Prisma,
+  type PrismaClient,
+} from "@ratecard/db";
 import {
   AUDIT_OPERATIONS,
   AUDIT_RESOURCE_TYPES,
@@ -173,5 +179,76 @@ export async function listAuditEvents(
   return {
     events: page.map(renderAuditEvent),
     next: rows.length > limit ? String(page[page.length - 1]!.seq) : null,
+  };
+}
+
+/** Which records sit beneath a service, a field or a group, as (audit type, table, column). */
+const BENEATH: Record<"service" | "field" | "group", [AuditResourceType, string, string][]> = {
+  // A service's history holds its fields and its own rules; its fields' rules are on their pages.
+  service: [
+    ["field", "hashmap_fields", "service_id"],
+    ["mapping", "hashmap_mappings", "service_id"],
+    ["threshold", "hashmap_thresholds", "service_id"],
+  ],
+  field: [
+    ["mapping", "hashmap_mappings", "field_id"],
+    ["threshold", "hashmap_thresholds", "field_id"],
+  ],
+  group: [
+    ["mapping", "hashmap_mappings", "group_id"],
+    ["threshold", "hashmap_thresholds", "group_id"],
+  ],
+};
+
+/**
+ * A record's history, newest first and paged like listAuditEvents: its own events and those of
+ * the records beneath it now (soft-deleted rules included), found by the database through the
+ * (resource_type, resource_id) index, whatever the number of rules.
+ */
+export async function listRecordHistory(
+  prisma: PrismaClient,
+  record: {
+    resource_type: "service" | "field" | "group";
+    resource_id: string;
+    limit?: number | undefined;
+    cursor?: string | undefined;
+  },
+): Promise<{ events: TAuditEvent[]; next: string | null }> {
+  const limit = record.limit ?? DEFAULT_AUDIT_PAGE;
+  let before: number | undefined;
+  if (record.cursor !== undefined) {
+    before = /^[1-9][0-9]{0,15}$/.test(record.cursor) ? Number(record.cursor) : NaN;
+    if (!Number.isSafeInteger(before)) throw fail.badRequest("cursor is not one this API gave.");
+  }
+  const postgres = clientProvider(prisma) === "postgresql";
+  const params: unknown[] = [];
+  const param = (value: unknown) => {
+    params.push(value);
+    return postgres ? `$${params.length}` : "?";
+  };
+  // Each branch carries its own parameters: SQLite's "?" placeholders are positional.
+  const older = () => (before === undefined ? "" : ` AND "seq" < ${param(before)}`);
+  const branches = [
+    `SELECT "seq" FROM "audit_events" WHERE "resource_type" = ${param(record.resource_type)}
+      AND "resource_id" = ${param(record.resource_id)}${older()}`,
+    ...BENEATH[record.resource_type].map(
+      ([type, table, column]) =>
+        `SELECT "seq" FROM "audit_events" WHERE "resource_type" = ${param(type)}
+          AND "resource_id" IN (SELECT "id" FROM "${table}" WHERE "${column}" = ${param(record.resource_id)})${older()}`,
+    ),
+  ];
+  const found = await prisma.$queryRawUnsafe<{ seq: number | bigint }[]>(
+    `SELECT "seq" FROM (${branches.join("\nUNION ALL\n")}) events
+      ORDER BY "seq" DESC LIMIT ${param(limit + 1)}`,
+    ...params,
+  );
+  const seqs = found.map((row) => Number(row.seq));
+  const page = seqs.slice(0, limit);
+  const rows = page.length
+    ? await prisma.auditEvent.findMany({ where: { seq: { in: page } }, orderBy: { seq: "desc" } })
+    : [];
+  return {
+    events: rows.map(renderAuditEvent),
+    next: seqs.length > limit ? String(page[page.length - 1]!) : null,
   };
 }

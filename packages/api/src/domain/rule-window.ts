@@ -236,8 +236,8 @@ const withNames = {
   group: { select: { name: true } },
 } as const;
 
-/** The rules of one window, in the order the database gave their ids. */
-async function loadRows(
+/** The rules of one window (or any rules by kind and id) as list rows, in the order given. */
+export async function loadRows(
   prisma: PrismaClient,
   page: { kind: string; id: string }[],
 ): Promise<TRuleWindowRow[]> {

@@ -1,15 +1,21 @@
 import { createHash } from "node:crypto";
 import { appendAuditEvent, isUniqueViolation, type Prisma, type PrismaClient } from "@ratecard/db";
-import type {
-  TAcknowledgeableWarning,
-  TAcknowledgeWarningRequest,
-  TRuleSetWarning,
-  TWarningAcknowledgement,
+import {
+  WARNING_RULES_SHOWN,
+  type TAcknowledgeableWarning,
+  type TAcknowledgeWarningRequest,
+  type TRuleSetWarning,
+  type TRuleType,
+  type TScopedWarning,
+  type TWarningAcknowledgement,
+  type TWarningExplorerFilters,
+  type TWarningScopeInput,
 } from "@ratecard/validators";
 import { auditEvent, type AuditContext } from "./audit.js";
 import { fail } from "./errors.js";
 import { ruleSetWarnings } from "./pricing.js";
 import type { RuleSetCache } from "./rating.js";
+import { loadRows } from "./rule-window.js";
 
 // Acknowledged warnings: an operator marks a rule-set warning as intended (a deliberate tenant
 // override) with a note. An acknowledgement is kept per warning (its key) with the fingerprint of
@@ -132,6 +138,110 @@ export async function acknowledgeableWarnings(
   filter: { service_id?: string | undefined; group_id?: string | undefined },
 ): Promise<TAcknowledgeableWarning[]> {
   return withAcknowledgements(prisma, await ruleSetWarnings(prisma, ruleSets, filter));
+}
+
+/** What the explorer filters on, per rule. */
+interface RuleAttributes {
+  kind: "mapping" | "threshold";
+  serviceId: string | null;
+  fieldId: string | null;
+  type: TRuleType;
+  tenantId: string | null;
+}
+
+/** The attributes of these rules, by id (by id up to IDS_PER_QUERY ids, else every rule's). */
+async function ruleAttributes(
+  prisma: PrismaClient,
+  ruleIds: readonly string[],
+): Promise<Map<string, RuleAttributes>> {
+  const ids = [...new Set(ruleIds)];
+  if (ids.length === 0) return new Map();
+  const select = { id: true, serviceId: true, fieldId: true, type: true, tenantId: true } as const;
+  const where = ids.length > IDS_PER_QUERY ? {} : { id: { in: ids } };
+  const [mappings, thresholds] = await prisma.$transaction([
+    prisma.mapping.findMany({ where, select }),
+    prisma.threshold.findMany({ where, select }),
+  ]);
+  const attributes = new Map<string, RuleAttributes>();
+  for (const [kind, rules] of [
+    ["mapping", mappings],
+    ["threshold", thresholds],
+  ] as const)
+    for (const { id, ...rule } of rules)
+      attributes.set(id, { kind, ...rule, type: rule.type as TRuleType });
+  return attributes;
+}
+
+function shared<T>(values: readonly T[]): T | undefined {
+  const [first] = values;
+  return values.length > 0 && values.every((value) => value === first) ? first : undefined;
+}
+
+/** The narrowest explorer filters that still list every rule of the warning. */
+function explorerFilters(
+  warning: TRuleSetWarning,
+  attributes: ReadonlyMap<string, RuleAttributes>,
+): TWarningExplorerFilters {
+  const rules = warning.rule_ids.flatMap((id) => attributes.get(id) ?? []);
+  // A rule gone meanwhile could have been anything: only the warning's own scope holds then.
+  const known = rules.length === warning.rule_ids.length ? rules : [];
+  const kind = shared(known.map((rule) => rule.kind));
+  const fieldId = shared(known.map((rule) => rule.fieldId));
+  const serviceOnly = known.length > 0 && known.every((rule) => rule.fieldId === null);
+  const serviceId = serviceOnly ? shared(known.map((rule) => rule.serviceId)) : undefined;
+  const type = shared(known.map((rule) => rule.type));
+  // A tenant override mixes the tenant's rule and the global one it replaces: no tenant filter.
+  const tenant = shared(known.map((rule) => rule.tenantId));
+  return {
+    ...(kind && { kind: kind === "mapping" ? "mappings" : "thresholds" }),
+    ...(fieldId ? { field_id: fieldId } : serviceId ? { service_id: serviceId } : {}),
+    ...(warning.group_id === null ? { no_group: true } : { group_id: warning.group_id }),
+    ...(tenant === null ? { no_tenant: true } : tenant ? { tenant_id: tenant } : {}),
+    ...(type && { type }),
+  };
+}
+
+/**
+ * The warnings a service, field or group page shows (a field's: those involving one of its rules),
+ * each with its first WARNING_RULES_SHOWN rules as list rows, how many it involves in all and the
+ * explorer's filters for the rest: what the page's panel needs, without the page loading every rule.
+ */
+export async function scopedWarnings(
+  prisma: PrismaClient,
+  ruleSets: RuleSetCache,
+  scope: TWarningScopeInput,
+): Promise<TScopedWarning[]> {
+  let warnings = await ruleSetWarnings(prisma, ruleSets, scope);
+  if (scope.field_id !== undefined && warnings.length > 0) {
+    const where = { fieldId: scope.field_id };
+    const [mappings, thresholds] = await prisma.$transaction([
+      prisma.mapping.findMany({ where, select: { id: true } }),
+      prisma.threshold.findMany({ where, select: { id: true } }),
+    ]);
+    const ids = new Set([...mappings, ...thresholds].map((rule) => rule.id));
+    warnings = warnings.filter((warning) => warning.rule_ids.some((id) => ids.has(id)));
+  }
+  const acknowledgeable = await withAcknowledgements(prisma, warnings);
+  const attributes = await ruleAttributes(
+    prisma,
+    warnings.flatMap((warning) => warning.rule_ids),
+  );
+  const firstIds = (warning: TRuleSetWarning) => warning.rule_ids.slice(0, WARNING_RULES_SHOWN);
+  const named = [...new Set(warnings.flatMap(firstIds))].flatMap((id) => {
+    const rule = attributes.get(id);
+    return rule ? [{ kind: rule.kind, id }] : [];
+  });
+  const rows = new Map((await loadRows(prisma, named)).map((row) => [row.id, row]));
+  return acknowledgeable.map((warning) => {
+    const shown = firstIds(warning);
+    return {
+      ...warning,
+      rule_ids: shown,
+      rule_count: warning.rule_ids.length,
+      rules: shown.flatMap((id) => rows.get(id) ?? []),
+      explorer: explorerFilters(warning, attributes),
+    };
+  });
 }
 
 async function currentWarning(

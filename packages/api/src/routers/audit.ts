@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { ZPathId, ZQueryInteger } from "@ratecard/validators";
+import { ZPathId, ZQueryInteger, ZRecordHistoryInput } from "@ratecard/validators";
 import {
   AUDIT_OPERATIONS,
   AUDIT_RESOURCE_TYPES,
   listAuditEvents,
+  listRecordHistory,
   MAX_AUDIT_PAGE,
 } from "../domain/audit.js";
 import { publicProcedure, router } from "../trpc.js";
@@ -111,4 +112,13 @@ export const auditRouter = router({
     .input(ZAuditFilters)
     .output(z.object({ events: z.array(ZAuditEvent), next: z.string().nullable() }))
     .query(({ ctx, input }) => listAuditEvents(ctx.prisma, input ?? {})),
+
+  /**
+   * RPC only: a service's, field's or group's History tab, the record's events and those of the
+   * records beneath it in one paged list (the console once asked for one trail per rule).
+   */
+  ofRecord: publicProcedure
+    .input(ZRecordHistoryInput)
+    .output(z.object({ events: z.array(ZAuditEvent), next: z.string().nullable() }))
+    .query(({ ctx, input }) => listRecordHistory(ctx.prisma, input)),
 });

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { ZPathId, ZRuleWindow, ZRuleWindowInput } from "@ratecard/validators";
+import {
+  ZPathId,
+  ZRuleWindow,
+  ZRuleWindowInput,
+  ZScopedWarnings,
+  ZWarningScopeInput,
+} from "@ratecard/validators";
 import {
   fieldDeletionImpact,
   groupDeletionImpact,
@@ -7,6 +13,7 @@ import {
   serviceDeletionImpact,
 } from "../domain/console.js";
 import { ruleWindow } from "../domain/rule-window.js";
+import { scopedWarnings } from "../domain/warnings-ack.js";
 import { publicProcedure, router } from "../trpc.js";
 import { ZFieldOut } from "./revisions.js";
 
@@ -40,4 +47,15 @@ export const consoleRouter = router({
     .input(ZRuleWindowInput)
     .output(ZRuleWindow)
     .query(({ ctx, input }) => ruleWindow(ctx.prisma, input)),
+
+  /**
+   * The warnings panel of a service, field or group page: its warnings, each with the first rules
+   * it names as list rows and the explorer's filters for the rest.
+   */
+  warnings: publicProcedure
+    .input(ZWarningScopeInput)
+    .output(ZScopedWarnings)
+    .query(async ({ ctx, input }) => ({
+      warnings: await scopedWarnings(ctx.prisma, ctx.ruleSets, input),
+    })),
 });
