@@ -4,8 +4,9 @@ import { appendAuditEvent, INSERT_AUDIT_EVENT, type NewAuditEvent } from "./audi
 import { preparedConnectionOf, type PreparedConnection } from "./prepared-connection.js";
 
 // Creating a rule is the hot write (scripts create thousands): two prepared INSERTs, the rule and
-// its audit event, in one transaction (see prepared-connection.ts), or Prisma's create and
-// appendAuditEvent in one interactive transaction for any other client.
+// its audit event, in one savepoint of the transaction that the creates of the same event-loop
+// turn share (group commit, see PreparedConnection.write), or Prisma's create and appendAuditEvent
+// in one interactive transaction for any other client.
 
 /** The audit event of a created row, made once its id and revision are known. */
 export type AuditEventOf<Row> = (row: Row) => NewAuditEvent;
@@ -75,7 +76,7 @@ function auditParameters(event: NewAuditEvent) {
 }
 
 /**
- * On the prepared connection: the rule's INSERT (`sql`) and its event's in one transaction; the
+ * On the prepared connection: the rule's INSERT (`sql`) and its event's, committed together; the
  * row is made here from what was stored, as Prisma would return it.
  */
 function insertPrepared<Data extends NewMapping | NewThreshold>(
@@ -84,36 +85,34 @@ function insertPrepared<Data extends NewMapping | NewThreshold>(
   data: Data,
   eventOf: AuditEventOf<PreparedRow<Data>> | undefined,
 ): Promise<PreparedRow<Data>> {
-  return connection.run(() =>
-    connection.transaction(() => {
-      const { createdAt, ...given } = data;
-      const now = createdAt ?? new Date();
-      const id = randomUUID();
-      const lifecycle = lifecycleOf(given, now);
-      const { lastInsertRowid } = connection.statement(sql).run({
-        ...given,
-        ...lifecycle,
-        start: timestamp(lifecycle.start),
-        end: lifecycle.end && timestamp(lifecycle.end),
-        id,
-        now: timestamp(now),
-      });
-      const row = {
-        seq: Number(lastInsertRowid),
-        id,
-        ...given,
-        createdAt: now,
-        updatedAt: now,
-        revision: 1,
-        ...lifecycle,
-        updatedBy: null,
-        deleted: null,
-        deletedBy: null,
-      };
-      if (eventOf) connection.statement(INSERT_AUDIT_EVENT).run(auditParameters(eventOf(row)));
-      return row;
-    }),
-  );
+  return connection.write(() => {
+    const { createdAt, ...given } = data;
+    const now = createdAt ?? new Date();
+    const id = randomUUID();
+    const lifecycle = lifecycleOf(given, now);
+    const { lastInsertRowid } = connection.statement(sql).run({
+      ...given,
+      ...lifecycle,
+      start: timestamp(lifecycle.start),
+      end: lifecycle.end && timestamp(lifecycle.end),
+      id,
+      now: timestamp(now),
+    });
+    const row = {
+      seq: Number(lastInsertRowid),
+      id,
+      ...given,
+      createdAt: now,
+      updatedAt: now,
+      revision: 1,
+      ...lifecycle,
+      updatedBy: null,
+      deleted: null,
+      deletedBy: null,
+    };
+    if (eventOf) connection.statement(INSERT_AUDIT_EVENT).run(auditParameters(eventOf(row)));
+    return row;
+  });
 }
 
 /** The lifecycle columns of a new row, every one given (start: the creation time unless given). */
