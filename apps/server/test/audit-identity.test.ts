@@ -1,45 +1,34 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rpc, type Session, sessionHeaders, signInAdminAndReader } from "./support/auth.js";
+import { describe, expect, it } from "vitest";
+import { localAccountsServer, rpc, type Session, sessionHeaders } from "./support/auth.js";
 import { createClient, HASHMAP } from "./support/client.js";
-import { startServer, type TestServer } from "./support/server.js";
 
 // The audit trail with real identities (AUTH_STRATEGY=local): events name the signed-in user, and
 // reading the trail takes ratecard:read_audit (admins by default), over REST and RPC alike.
 
-const ADMIN_PASSWORD = "correct horse battery staple";
 const AUDIT = "/v1/ratecard/audit";
 
-let server: TestServer;
-let admin: Session;
-let reader: Session;
-
-beforeAll(async () => {
-  server = await startServer({
-    env: { AUTH_STRATEGY: "local", RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
-  });
-  ({ admin, reader } = await signInAdminAndReader(server.baseUrl, ADMIN_PASSWORD));
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const local = localAccountsServer("ratecard-audit-identity-");
 
 const as = (session: Session) => ({ headers: { "X-Auth-Token": session.token } });
 
 describe("who", () => {
   it("records the signed-in user of a REST change and of an RPC change", async () => {
-    const api = createClient(server.baseUrl);
-    const overRest = await api.post(`${HASHMAP}/groups`, { name: "by-rest" }, as(admin));
+    const api = createClient(local.baseUrl);
+    const overRest = await api.post(`${HASHMAP}/groups`, { name: "by-rest" }, as(local.admin));
     expect(overRest.status, overRest.text).toBe(201);
     const overRpc = await rpc(
-      server.baseUrl,
+      local.baseUrl,
       "hashmap.groups.create",
       { name: "by-rpc" },
-      { type: "mutation", headers: sessionHeaders(admin) },
+      { type: "mutation", headers: sessionHeaders(local.admin) },
     );
     expect(overRpc.status, JSON.stringify(overRpc.body)).toBe(200);
-    const { body } = await api.get(AUDIT, { query: { resource_type: "group" }, ...as(admin) });
-    const users = await rpc(server.baseUrl, "accounts.users.list", undefined, {
-      headers: sessionHeaders(admin),
+    const { body } = await api.get(AUDIT, {
+      query: { resource_type: "group" },
+      ...as(local.admin),
+    });
+    const users = await rpc(local.baseUrl, "accounts.users.list", undefined, {
+      headers: sessionHeaders(local.admin),
     });
     const userId = users.data.users.find((user: any) => user.name === "admin")?.id;
     expect(userId).toEqual(expect.any(String));
@@ -58,8 +47,8 @@ describe("who", () => {
 
 describe("ratecard:read_audit", () => {
   it("refuses a reader over REST and RPC, with the rule's 403", async () => {
-    const api = createClient(server.baseUrl);
-    const refused = await api.get(AUDIT, as(reader));
+    const api = createClient(local.baseUrl);
+    const refused = await api.get(AUDIT, as(local.reader));
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({
       faultcode: "Client",
@@ -67,19 +56,24 @@ describe("ratecard:read_audit", () => {
       debuginfo: null,
     });
     const overRpc = await rpc(
-      server.baseUrl,
+      local.baseUrl,
       "audit.list",
       {},
-      { headers: sessionHeaders(reader) },
+      { headers: sessionHeaders(local.reader) },
     );
     expect(overRpc.status).toBe(403);
     expect(overRpc.code).toBe("FORBIDDEN");
   });
 
   it("lets an admin read it over REST and RPC, and refuses anyone without a token", async () => {
-    const api = createClient(server.baseUrl);
-    expect((await api.get(AUDIT, as(admin))).status).toBe(200);
-    const overRpc = await rpc(server.baseUrl, "audit.list", {}, { headers: sessionHeaders(admin) });
+    const api = createClient(local.baseUrl);
+    expect((await api.get(AUDIT, as(local.admin))).status).toBe(200);
+    const overRpc = await rpc(
+      local.baseUrl,
+      "audit.list",
+      {},
+      { headers: sessionHeaders(local.admin) },
+    );
     expect(overRpc.status).toBe(200);
     expect(overRpc.data.events.length).toBeGreaterThan(0);
     expect((await api.get(AUDIT)).status).toBe(401);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rpc, type Session, sessionHeaders, signInAdminAndReader } from "./support/auth.js";
+import { localAccountsServer, rpc, type Session, sessionHeaders } from "./support/auth.js";
 import { createClient, HASHMAP, PYSCRIPTS, type Client } from "./support/client.js";
 import { expectFault } from "./support/hashmap.js";
 import { startServer, type TestServer } from "./support/server.js";
@@ -572,21 +572,14 @@ describe("apply (noauth)", () => {
 });
 
 describe("apply policy (local accounts)", () => {
-  const ADMIN_PASSWORD = "correct horse battery staple";
-  let server: TestServer;
-  let admin: Session;
-  let reader: Session;
+  const local = localAccountsServer("ratecard-ruleset-apply-policy-");
   let readerToken: string;
   let adminToken: string;
 
   beforeAll(async () => {
-    server = await startServer({
-      env: { AUTH_STRATEGY: "local", RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
-    });
-    ({ admin, reader } = await signInAdminAndReader(server.baseUrl, ADMIN_PASSWORD));
     const tokenFor = async (session: Session) => {
       const answer = await rpc(
-        server.baseUrl,
+        local.baseUrl,
         "accounts.tokens.create",
         { name: "ci", expiresInDays: 1 },
         { type: "mutation", headers: sessionHeaders(session) },
@@ -594,15 +587,12 @@ describe("apply policy (local accounts)", () => {
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
       return answer.data.secret as string;
     };
-    readerToken = await tokenFor(reader);
-    adminToken = await tokenFor(admin);
-  });
-  afterAll(async () => {
-    await server?.stop();
+    readerToken = await tokenFor(local.reader);
+    adminToken = await tokenFor(local.admin);
   });
 
   it("refuses a reader's token (403) and applies with an admin's, recording who", async () => {
-    const api = createClient(server.baseUrl);
+    const api = createClient(local.baseUrl);
     const asReader = { headers: { "X-Auth-Token": readerToken } };
     const asAdmin = { headers: { "X-Auth-Token": adminToken } };
     const current = await api.get(RULESET, asReader);
@@ -616,9 +606,9 @@ describe("apply policy (local accounts)", () => {
     delete (document.services[0]!.fields[0]!.mappings[1] as Partial<Mapping>).name;
     const refused = await api.post(APPLY, document, asReader);
     expectFault(refused, 403, /ratecard:apply_ruleset/);
-    const overRpc = await rpc(server.baseUrl, "ruleset.applyDocument", document, {
+    const overRpc = await rpc(local.baseUrl, "ruleset.applyDocument", document, {
       type: "mutation",
-      headers: sessionHeaders(reader),
+      headers: sessionHeaders(local.reader),
     });
     expect(overRpc.code).toBe("FORBIDDEN");
     expect((await api.get(RULESET, asReader)).text).toBe(current.text);

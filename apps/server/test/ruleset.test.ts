@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import YAML from "yaml";
-import { rpc, type Session, sessionHeaders, signInAdminAndReader } from "./support/auth.js";
+import { localAccountsServer, rpc, type Session, sessionHeaders } from "./support/auth.js";
 import { createClient, HASHMAP, PYSCRIPTS, type Client } from "./support/client.js";
 import { expectFault, seeder } from "./support/hashmap.js";
 import { startServer, type TestServer } from "./support/server.js";
@@ -326,37 +326,25 @@ describe("export and plan (noauth)", () => {
 });
 
 describe("policy (local accounts)", () => {
-  const ADMIN_PASSWORD = "correct horse battery staple";
-  let server: TestServer;
-  let reader: Session;
-
-  beforeAll(async () => {
-    server = await startServer({
-      env: { AUTH_STRATEGY: "local", RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
-    });
-    ({ reader } = await signInAdminAndReader(server.baseUrl, ADMIN_PASSWORD));
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const local = localAccountsServer("ratecard-ruleset-policy-");
 
   const as = (session: Session) => ({ headers: { "X-Auth-Token": session.token } });
 
   it("lets a reader export and plan (ratecard:export_ruleset), over REST and RPC", async () => {
-    const api = createClient(server.baseUrl);
-    const exported = await api.get(RULESET, as(reader));
+    const api = createClient(local.baseUrl);
+    const exported = await api.get(RULESET, as(local.reader));
     expect(exported.status, exported.text).toBe(200);
-    const plan = await api.post(PLAN, exported.body, as(reader));
+    const plan = await api.post(PLAN, exported.body, as(local.reader));
     expect(plan.status, plan.text).toBe(200);
-    const overRpc = await rpc(server.baseUrl, "ruleset.export", undefined, {
-      headers: sessionHeaders(reader),
+    const overRpc = await rpc(local.baseUrl, "ruleset.export", undefined, {
+      headers: sessionHeaders(local.reader),
     });
     expect(overRpc.status).toBe(200);
     expect(overRpc.data).toEqual(exported.body);
   });
 
   it("refuses a caller without a token", async () => {
-    const api = createClient(server.baseUrl);
+    const api = createClient(local.baseUrl);
     expect((await api.get(RULESET)).status).toBe(401);
     expect((await api.post(PLAN, {})).status).toBe(401);
   });

@@ -421,7 +421,7 @@ describe("apply and runs: policy", () => {
   const local = localAccountsServer("ratecard-target-apply-");
 
   it("refuses a reader (ratecard:manage_targets), over RPC", async () => {
-    const { admin, reader } = await local.signIn();
+    const { admin, reader } = local;
     const calls = [
       ["targets.applyPlan", { target_id: UNKNOWN_ID, plan_id: UNKNOWN_ID }, "mutation"],
       ["targets.runs", { target_id: UNKNOWN_ID }, "query"],

@@ -180,7 +180,7 @@ describe("GET /v1/ratecard/targets/{id}/drift: policy", () => {
   const local = localAccountsServer("ratecard-target-drift-policy-");
 
   it("refuses a reader (ratecard:manage_targets), over RPC and REST", async () => {
-    const { admin, reader } = await local.signIn();
+    const { admin, reader } = local;
     const input = { target_id: UNKNOWN_ID };
     const asReader = await rpc(local.baseUrl, "targets.drift", input, {
       headers: sessionHeaders(reader),

@@ -138,7 +138,7 @@ describe("POST /v1/ratecard/targets/{id}/plan: policy", () => {
   const local = localAccountsServer("ratecard-target-plan-");
 
   it("refuses a reader (ratecard:manage_targets)", async () => {
-    const { admin, reader } = await local.signIn();
+    const { admin, reader } = local;
     const asReader = await rpc(
       local.baseUrl,
       "targets.plan",

@@ -344,7 +344,7 @@ describe("CloudKitty targets: policy", () => {
   const local = localAccountsServer("ratecard-targets-");
 
   it("lets only admins manage targets (ratecard:manage_targets), over REST and RPC", async () => {
-    const { admin, reader } = await local.signIn();
+    const { admin, reader } = local;
     const asReader = await rpc(local.baseUrl, "targets.list", undefined, {
       headers: sessionHeaders(reader),
     });

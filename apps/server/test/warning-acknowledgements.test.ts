@@ -1,34 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rpc, type Session, sessionHeaders, signInAdminAndReader } from "./support/auth.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { localAccountsServer, rpc, type Session, sessionHeaders } from "./support/auth.js";
 import { createClient, HASHMAP, type Client } from "./support/client.js";
 import { uniqueName } from "./support/hashmap.js";
-import { startServer, type TestServer } from "./support/server.js";
 
 // Acknowledged warnings (issue 11): an admin marks a rule-set warning as intended with a note; the
 // warnings answer carries it until a rule involved changes, when the warning is open again; the
 // acknowledgement can be withdrawn; each step is in the audit trail; a reader may read, not
 // acknowledge. All over real HTTP, with real local accounts.
 
-const ADMIN_PASSWORD = "correct horse battery staple";
 const AUDIT = "/v1/ratecard/audit";
 
-let server: TestServer;
+const local = localAccountsServer("ratecard-warning-acknowledgements-");
 let api: Client;
-let admin: Session;
-let reader: Session;
-
-beforeAll(async () => {
-  server = await startServer({
-    env: { AUTH_STRATEGY: "local", RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
-  });
-  api = createClient(server.baseUrl);
-  ({ admin, reader } = await signInAdminAndReader(server.baseUrl, ADMIN_PASSWORD));
-});
-afterAll(async () => {
-  await server?.stop();
+beforeAll(() => {
+  api = createClient(local.baseUrl);
 });
 
-const asAdmin = () => ({ headers: { "X-Auth-Token": admin.token } });
+const asAdmin = () => ({ headers: { "X-Auth-Token": local.admin.token } });
 
 async function create(collection: string, body: Record<string, unknown>): Promise<any> {
   const answer = await api.post(`${HASHMAP}/${collection}`, body, asAdmin());
@@ -48,9 +36,9 @@ async function seedTenantOverride() {
   return { serviceId: service.service_id as string, global, acme };
 }
 
-async function warningsOf(serviceId: string, session: Session = admin): Promise<any[]> {
+async function warningsOf(serviceId: string, session: Session = local.admin): Promise<any[]> {
   const answer = await rpc(
-    server.baseUrl,
+    local.baseUrl,
     "hashmap.warnings",
     { service_id: serviceId },
     { headers: sessionHeaders(session) },
@@ -66,15 +54,15 @@ async function overrideWarning(serviceId: string): Promise<any> {
   return warning;
 }
 
-const acknowledge = (input: unknown, session: Session = admin) =>
-  rpc(server.baseUrl, "warnings.acknowledge", input, {
+const acknowledge = (input: unknown, session: Session = local.admin) =>
+  rpc(local.baseUrl, "warnings.acknowledge", input, {
     type: "mutation",
     headers: sessionHeaders(session),
   });
 
-const withdraw = (warningKey: string, session: Session = admin) =>
+const withdraw = (warningKey: string, session: Session = local.admin) =>
   rpc(
-    server.baseUrl,
+    local.baseUrl,
     "warnings.withdraw",
     { warning_key: warningKey },
     { type: "mutation", headers: sessionHeaders(session) },
@@ -120,7 +108,7 @@ describe("acknowledging a warning", () => {
     expect(read.warning_key).toBe(open.warning_key);
     expect(read.acknowledgement).toMatchObject({ note, user_name: "admin", reopened: false });
     // A reader sees it too.
-    const seenByReader = (await warningsOf(serviceId, reader)).find(
+    const seenByReader = (await warningsOf(serviceId, local.reader)).find(
       (warning) => warning.warning_key === open.warning_key,
     );
     expect(seenByReader.acknowledgement).toMatchObject({ note, reopened: false });
@@ -237,12 +225,12 @@ describe("ratecard:acknowledge_warnings", () => {
     const open = await overrideWarning(serviceId);
     const refused = await acknowledge(
       { warning_key: open.warning_key, fingerprint: open.fingerprint, note: "mine" },
-      reader,
+      local.reader,
     );
     expect(refused.status).toBe(403);
     expect(refused.code).toBe("FORBIDDEN");
     expect(refused.body.error.message).toMatch(/ratecard:acknowledge_warnings/);
-    expect((await withdraw(open.warning_key, reader)).status).toBe(403);
+    expect((await withdraw(open.warning_key, local.reader)).status).toBe(403);
     expect((await overrideWarning(serviceId)).acknowledgement).toBeNull();
     expect(await warningEvents(open.warning_key)).toEqual([]);
   });
@@ -250,7 +238,7 @@ describe("ratecard:acknowledge_warnings", () => {
 
 describe("REST: /v1/ratecard/warnings/<key>/acknowledgement", () => {
   const path = (key: string) => `/v1/ratecard/warnings/${key}/acknowledgement`;
-  const asReader = () => ({ headers: { "X-Auth-Token": reader.token } });
+  const asReader = () => ({ headers: { "X-Auth-Token": local.reader.token } });
 
   it("acknowledges with PUT, shows it in GET .../hashmap/warnings and withdraws with DELETE", async () => {
     const { serviceId } = await seedTenantOverride();

@@ -128,13 +128,14 @@ export function runServerExpectingExit(
 }
 
 /**
- * A server with local accounts ("admin" with this password) and a data directory of its own,
- * started before the enclosing describe's tests and stopped after them; then the admin and a
- * reader signed in. For the policy checks of the target suites.
+ * A server with local accounts and a data directory of its own, started before the enclosing
+ * describe's tests (the file's, called outside a describe) and stopped after them; the first
+ * admin and a reader (READER) are signed in once it answers, for the tests to read.
  */
 export function localAccountsServer(dataDirPrefix: string) {
   const adminPassword = "admin password 123";
   let server: TestServer | undefined;
+  let sessions: { admin: Session; reader: Session } | undefined;
   beforeAll(async () => {
     server = await startServer({
       env: {
@@ -143,17 +144,24 @@ export function localAccountsServer(dataDirPrefix: string) {
         DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), dataDirPrefix)),
       },
     });
+    sessions = await signInAdminAndReader(server.baseUrl, adminPassword);
   });
   afterAll(async () => {
     await server?.stop();
   });
+  const started = () => {
+    if (!server || !sessions) throw new Error("the local-accounts server has not started");
+    return { baseUrl: server.baseUrl, ...sessions };
+  };
   return {
     get baseUrl(): string {
-      if (!server) throw new Error("the local-accounts server has not started");
-      return server.baseUrl;
+      return started().baseUrl;
     },
-    signIn(): Promise<{ admin: Session; reader: Session }> {
-      return signInAdminAndReader(this.baseUrl, adminPassword);
+    get admin(): Session {
+      return started().admin;
+    },
+    get reader(): Session {
+      return started().reader;
     },
   };
 }
