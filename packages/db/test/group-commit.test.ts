@@ -138,19 +138,16 @@ describe("rule creates of one turn", () => {
     const other = new BetterSqlite3(file);
     try {
       other.exec("BEGIN IMMEDIATE");
-      const first = [
-        insertMapping(database.prisma, mapping("held-1")),
-        insertMapping(database.prisma, mapping("held-2")),
-      ];
-      await sleep(20);
+      const first = insertMapping(database.prisma, mapping("held-1"));
+      const second = insertMapping(database.prisma, mapping("held-2"));
       const later = insertMapping(database.prisma, mapping("held-3"));
       await sleep(20);
       expect(committed(["held-1", "held-2", "held-3"]).values).toEqual([]);
       other.exec("ROLLBACK");
-      const rows = await Promise.all([...first, later]);
-      expect(rows.map((row) => row.value)).toEqual(["held-1", "held-2", "held-3"]);
-      expect(rows[0]!.seq).toBeLessThan(rows[1]!.seq);
-      expect(rows[1]!.seq).toBeLessThan(rows[2]!.seq);
+      const [one, two, three] = await Promise.all([first, second, later]);
+      expect([one.value, two.value, three.value]).toEqual(["held-1", "held-2", "held-3"]);
+      expect(one.seq).toBeLessThan(two.seq);
+      expect(two.seq).toBeLessThan(three.seq);
     } finally {
       other.close();
     }
