@@ -140,6 +140,7 @@ describe("rule creates of one turn", () => {
       other.exec("BEGIN IMMEDIATE");
       const first = insertMapping(database.prisma, mapping("held-1"));
       const second = insertMapping(database.prisma, mapping("held-2"));
+      await sleep(20);
       const later = insertMapping(database.prisma, mapping("held-3"));
       await sleep(20);
       expect(committed(["held-1", "held-2", "held-3"]).values).toEqual([]);
