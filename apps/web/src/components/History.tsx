@@ -7,7 +7,6 @@ import {
   diffObjects,
   formatWhen,
   isForbidden,
-  mergeStreams,
   summarizeCascade,
   type HistoryEvent,
 } from "../lib/history";
@@ -15,15 +14,7 @@ import { useTRPCClient } from "../trpc";
 import { ErrorPanel, LoadingRows } from "./QueryState";
 import "./history.css";
 
-/** A record whose trail is shown: its type and id as the audit trail names them. */
-export interface HistorySubject {
-  resource_type: "service" | "field" | "group" | "mapping" | "threshold" | "script" | "module";
-  resource_id: string;
-}
-
 const PAGE = 25;
-/** One request per record: a record with more rules than this shows only its own trail and the first ones'. */
-export const MAX_HISTORY_SUBJECTS = 40;
 
 /** Only administrators may read the trail (ratecard:read_audit): say so instead of an error. */
 export function AdminsOnlyNotice({ what }: { what: string }) {
@@ -194,60 +185,39 @@ export function EventTable({
   );
 }
 
-type Cursors = Record<string, string | null>;
-type Page = Record<string, { events: HistoryEvent[]; next: string | null }>;
+/** A record whose history is shown, as the audit trail names it. */
+export interface HistoryRecord {
+  resource_type: "service" | "field" | "group" | "mapping" | "threshold" | "script" | "module";
+  resource_id: string;
+}
 
-const keyOf = (subject: HistorySubject) => `${subject.resource_type}:${subject.resource_id}`;
+/** Records whose history holds the records beneath them (a service's fields, a group's rules...). */
+const PARENTS = new Set(["service", "field", "group"]);
 
 /**
- * A record's history, newest first: its own events and those of the records beneath it
- * (`subjects`), merged; "Load more" asks every trail with older events for its next page.
+ * A record's history, newest first, a page at a time: a service's, field's or group's holds the
+ * events of the records beneath it too, as one list the server pages (audit.ofRecord), however
+ * many rules it holds; any other record's is its own trail.
  */
-export function History({ label, subjects }: { label: string; subjects: HistorySubject[] }) {
+export function History({ label, record }: { label: string; record: HistoryRecord }) {
   const client = useTRPCClient();
-  const shown = subjects.slice(0, MAX_HISTORY_SUBJECTS);
-  const firstPage: Cursors = {};
+  const parent = PARENTS.has(record.resource_type);
   const query = useInfiniteQuery({
-    queryKey: ["history", shown.map(keyOf)],
-    initialPageParam: firstPage,
-    queryFn: async ({ pageParam }): Promise<Page> => {
-      const pending = shown.filter((subject) => pageParam[keyOf(subject)] !== null);
-      const answers = await Promise.all(
-        pending.map((subject) =>
-          client.audit.list.query({
-            ...subject,
-            limit: PAGE,
-            cursor: pageParam[keyOf(subject)] ?? undefined,
-          }),
-        ),
-      );
-      return Object.fromEntries(pending.map((subject, index) => [keyOf(subject), answers[index]!]));
+    queryKey: ["history", record.resource_type, record.resource_id],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam: cursor }) => {
+      const page = { resource_id: record.resource_id, limit: PAGE, cursor };
+      const { resource_type: type } = record;
+      return type === "service" || type === "field" || type === "group"
+        ? client.audit.ofRecord.query({ ...page, resource_type: type })
+        : client.audit.list.query({ ...page, resource_type: type });
     },
-    getNextPageParam: (last, pages): Cursors | undefined => {
-      const cursors: Cursors = {};
-      for (const subject of shown) {
-        const key = keyOf(subject);
-        const page = [...pages].reverse().find((candidate) => key in candidate);
-        cursors[key] = page?.[key]?.next ?? null;
-      }
-      void last;
-      return Object.values(cursors).some((cursor) => cursor !== null) ? cursors : undefined;
-    },
+    getNextPageParam: (last) => last.next ?? undefined,
   });
-  const merged = useMemo(() => {
-    const pages = query.data?.pages ?? [];
-    return mergeStreams(
-      shown.map((subject) => {
-        const key = keyOf(subject);
-        const mine = pages.filter((page) => key in page);
-        return {
-          events: mine.flatMap((page) => page[key]!.events),
-          more: (mine.at(-1)?.[key]?.next ?? null) !== null,
-        };
-      }),
-    );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [query.data]);
+  const events = useMemo(
+    () => query.data?.pages.flatMap((page) => page.events) ?? [],
+    [query.data],
+  );
 
   if (query.isPending) return <LoadingRows label="Loading the history…" />;
   if (query.isError) {
@@ -256,19 +226,13 @@ export function History({ label, subjects }: { label: string; subjects: HistoryS
   }
   return (
     <>
-      {subjects.length > shown.length && (
-        <p className="muted">
-          The history shows this record and the first {MAX_HISTORY_SUBJECTS - 1} records beneath it;
-          open a rule to see its own history.
-        </p>
-      )}
-      {merged.events.length === 0 ? (
+      {events.length === 0 ? (
         <p className="muted">No recorded changes.</p>
       ) : (
         <EventTable
           label={label}
-          events={merged.events}
-          recordColumn={subjects.length > 1}
+          events={events}
+          recordColumn={parent}
           footer={
             query.hasNextPage && (
               <button

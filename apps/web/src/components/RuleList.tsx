@@ -73,11 +73,6 @@ export function RuleList({
   label: string;
   /** What the count counts: "mapping", "threshold", "rule". */
   noun?: string;
-  /**
-   * Not read: the list reads its rules a window at a time (`windowFilters`). Kept while the
-   * pages still pass the rules they load for their tabs' counts, warnings and history.
-   */
-  rows?: readonly RuleRow[];
   /** Only the rules of this kind (the explorer shows both). */
   kind?: RuleKind | undefined;
   /**
@@ -93,8 +88,6 @@ export function RuleList({
   newRule: NewRuleContext;
   /** Filter controls replacing the default search and type (the explorer's). */
   filters?: ReactNode;
-  /** Not read: the list shows its own loading state (see `rows`). */
-  loading?: boolean;
   /** A load failure, shown instead of the table. */
   error?: ReactNode;
   /** Shown when there is nothing at all (no filter hides anything). */

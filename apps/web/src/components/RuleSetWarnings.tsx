@@ -1,16 +1,13 @@
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { Link, useRouterState } from "@tanstack/react-router";
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
 import { toast } from "sonner";
-import {
-  WARNING_NOTE_MAX_LENGTH,
-  type TAcknowledgeableWarning,
-  type TRuleSetWarning,
-} from "@ratecard/validators";
+import { WARNING_NOTE_MAX_LENGTH, type TWarningScopeInput } from "@ratecard/validators";
 import { useRefreshAll } from "../hooks";
 import { describeCollectorWarning, type CollectorWarning } from "../lib/collector";
 import { describeProblem } from "../lib/errors";
-import { describeRule, indexRules, type RuleLookups, type RuleRow } from "../lib/rules";
+import { describeRule, indexRules, type RuleLookups } from "../lib/rules";
+import { windowRowToRuleRow } from "../lib/rule-window";
 import {
   acknowledgedBy,
   bySeverity,
@@ -30,49 +27,35 @@ import "./warnings.css";
 /** A rule set with hundreds of tenant overrides must not push the page's own content out of sight. */
 const COLLAPSED_COUNT = 4;
 
-interface WarningsQuery {
-  data: { warnings: TAcknowledgeableWarning[] } | undefined;
-  error: unknown;
-  isError: boolean;
-  refetch: () => unknown;
-}
-
 /**
- * The traps of rating-concepts.md found in the rules on this page (a rate-only group prices 0, a
- * tenant rule replaces a global one, ...), each naming and linking the rules involved, after the
- * names the collector never reports (nothing of those is priced at all). Nothing is shown while
- * there is no warning.
+ * The traps of rating-concepts.md found in the rules of this page's service, field or group (a
+ * rate-only group prices 0, a tenant rule replaces a global one, ...), each naming and linking the
+ * first rules involved, after the names the collector never reports (nothing of those is priced at
+ * all). The server picks the warnings and the rules they name (console.warnings), so the page
+ * never loads all its rules for them. Nothing is shown while there is no warning.
  */
 export function RuleSetWarnings({
-  query,
+  scope,
   lookups,
-  rules,
-  only,
   collectorWarnings = [],
 }: {
-  query: WarningsQuery;
+  /** A service's, a group's, or a field's (the warnings that involve its rules). */
+  scope: TWarningScopeInput;
   lookups: RuleLookups;
-  /** The rules the page knows, to name the ones a warning involves. */
-  rules: readonly RuleRow[];
-  /**
-   * Narrows the API's answer further (a field page keeps the warnings about its own rules): the
-   * warnings it returns are kept, with their acknowledgements.
-   */
-  only?: (warnings: TAcknowledgeableWarning[]) => readonly TRuleSetWarning[];
   /** The service or fields on this page that the collector's metrics file does not list. */
   collectorWarnings?: readonly CollectorWarning[];
 }) {
+  const trpc = useTRPC();
+  const query = useQuery(trpc.console.warnings.queryOptions(scope));
   const headingId = useId();
   const [showAll, setShowAll] = useState(false);
   const [showAcknowledged, setShowAcknowledged] = useState(false);
-  const rulesById = useMemo(() => indexRules(rules), [rules]);
   const described = useMemo(() => {
     const warnings = query.data?.warnings ?? [];
-    const kept = only ? new Set<TRuleSetWarning>(only(warnings)) : null;
-    return bySeverity(kept ? warnings.filter((warning) => kept.has(warning)) : warnings).map(
-      (warning) => describeWarning(warning, lookups, rulesById),
+    return bySeverity(warnings).map((warning) =>
+      describeWarning(warning, lookups, indexRules(warning.rules.map(windowRowToRuleRow))),
     );
-  }, [query.data, only, lookups, rulesById]);
+  }, [query.data, lookups]);
   const { open, acknowledged } = useMemo(() => splitAcknowledged(described), [described]);
   const previewService = described.find((warning) => warning.service)?.service?.name;
 
@@ -394,9 +377,8 @@ function WarningActions({
 
 /** The first few rules, then a count and the rest in the rules explorer. */
 function InvolvedRules({ warning }: { warning: WarningDescription }) {
-  const total = warning.rules.length;
+  const { total, shown, hidden, explorer } = summarizeRules(warning);
   if (total === 0) return null;
-  const { shown, hidden, explorer } = summarizeRules(warning);
   return (
     <>
       {hidden > 0 && (

@@ -1,10 +1,12 @@
+import { useQuery } from "@tanstack/react-query";
 import { Tabs } from "radix-ui";
 import type { ReactNode } from "react";
-import type { RuleKind, RuleRow } from "../lib/rules";
+import { pageWindowFilters } from "../lib/rule-window";
+import type { RuleKind } from "../lib/rules";
 import { Allowed, useCan } from "../session/permissions";
+import { useTRPC } from "../trpc";
 import { EmptyState } from "./EmptyState";
-import { History, type HistorySubject } from "./History";
-import { ErrorPanel, type QueryLike } from "./QueryState";
+import { History, type HistoryRecord } from "./History";
 import { RuleList } from "./RuleList";
 import { RulePanelLink, type NewRuleContext } from "./RuleTable";
 
@@ -23,6 +25,29 @@ export function CountedTab({
       {label} <span className="count">{count ?? "…"}</span>
     </Tabs.Trigger>
   );
+}
+
+/**
+ * A tab naming the rules of one kind attached to a record (or in a group), with their count: the
+ * server counts them (console.rules' total for one row, the request the list itself makes for its
+ * "3 of 2,000" once filtered), so the page never loads the rules to count them.
+ */
+export function RuleCountTab({
+  value,
+  label,
+  kind,
+  newRule,
+}: {
+  value: string;
+  label: string;
+  kind: RuleKind;
+  newRule: NewRuleContext;
+}) {
+  const trpc = useTRPC();
+  const counted = useQuery(
+    trpc.console.rules.queryOptions({ ...pageWindowFilters(newRule, kind), offset: 0, limit: 1 }),
+  );
+  return <CountedTab value={value} label={label} count={counted.data?.total} />;
 }
 
 function AddRuleLink({
@@ -50,8 +75,6 @@ function AddRuleLink({
  */
 export function RulesTabPanel({
   kind,
-  query,
-  rows,
   intro,
   newRule,
   addLabel,
@@ -65,9 +88,6 @@ export function RulesTabPanel({
   emptyText,
 }: {
   kind: RuleKind;
-  /** The rules of this kind; the list waits for it. */
-  query: QueryLike<unknown>;
-  rows: RuleRow[];
   intro: ReactNode;
   newRule: NewRuleContext;
   addLabel: string;
@@ -91,17 +111,10 @@ export function RulesTabPanel({
         label={tableLabel}
         noun={kind}
         kind={kind}
-        rows={rows}
         matchHeader={matchHeader}
         showAttachedTo={showAttachedTo}
         showGroup={showGroup}
         newRule={newRule}
-        loading={query.isPending}
-        error={
-          query.isError ? (
-            <ErrorPanel error={query.error} onRetry={() => void query.refetch()} />
-          ) : undefined
-        }
         empty={
           <EmptyState
             title={emptyTitle}
@@ -125,38 +138,11 @@ export function HistoryTab() {
   );
 }
 
-export function HistoryTabPanel({
-  label,
-  subjects,
-}: {
-  label: string;
-  subjects: HistorySubject[];
-}) {
+export function HistoryTabPanel({ label, record }: { label: string; record: HistoryRecord }) {
   if (!useCan().readAudit) return null;
   return (
     <Tabs.Content value="history" className="panel">
-      <History label={label} subjects={subjects} />
+      <History label={label} record={record} />
     </Tabs.Content>
   );
-}
-
-/** The record first (it is always shown), then its rules. */
-export function ruleSubjects(
-  own: HistorySubject,
-  mappings: { mapping_id: string }[] | undefined,
-  thresholds: { threshold_id: string }[] | undefined,
-  more: HistorySubject[] = [],
-): HistorySubject[] {
-  return [
-    own,
-    ...more,
-    ...(mappings ?? []).map((rule) => ({
-      resource_type: "mapping" as const,
-      resource_id: rule.mapping_id,
-    })),
-    ...(thresholds ?? []).map((rule) => ({
-      resource_type: "threshold" as const,
-      resource_id: rule.threshold_id,
-    })),
-  ];
 }

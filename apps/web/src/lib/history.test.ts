@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  describeObject,
-  diffObjects,
-  formatWhen,
-  mergeStreams,
-  summarizeCascade,
-  type HistoryEvent,
-} from "./history";
+import { describeObject, diffObjects, formatWhen, summarizeCascade } from "./history";
 
 describe("diffObjects", () => {
   it("lists only the keys that changed, revision left out, null as none", () => {
@@ -51,37 +44,6 @@ describe("formatWhen", () => {
   it("shows the moment in the given time zone", () => {
     expect(formatWhen("2026-11-25T18:00:00Z", "Europe/Paris")).toContain("19:00:00");
     expect(formatWhen("2026-11-25T18:00:00Z", "UTC")).toContain("18:00:00");
-  });
-});
-
-describe("mergeStreams", () => {
-  const event = (event_id: number): HistoryEvent => ({
-    event_id,
-    at: "2026-11-25T18:00:00Z",
-    user_id: null,
-    user_name: null,
-    operation: "update",
-    resource_type: "mapping",
-    resource_id: "x",
-    before: null,
-    after: null,
-    cascade: null,
-  });
-  it("interleaves newest first and holds back what a stream with more could precede", () => {
-    const merged = mergeStreams([
-      { events: [event(10), event(8)], more: true },
-      { events: [event(9), event(3)], more: false },
-    ]);
-    expect(merged.events.map((e) => e.event_id)).toEqual([10, 9, 8]);
-    expect(merged.more).toBe(true);
-  });
-  it("shows everything once no stream has more", () => {
-    const merged = mergeStreams([
-      { events: [event(10), event(8)], more: false },
-      { events: [event(9), event(3)], more: false },
-    ]);
-    expect(merged.events.map((e) => e.event_id)).toEqual([10, 9, 8, 3]);
-    expect(merged.more).toBe(false);
   });
 });
 

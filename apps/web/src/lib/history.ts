@@ -98,34 +98,6 @@ export function formatWhen(at: string, timeZone?: string): string {
   }).format(new Date(at));
 }
 
-export interface HistoryStream {
-  events: HistoryEvent[];
-  /** Whether older events remain to be loaded. */
-  more: boolean;
-}
-
-/**
- * Several records' trails as one history, newest first. A stream with more to load is known only
- * down to its last event: older events of other streams wait until it is loaded further, so that
- * no event shown is ever followed by one loaded later that should have come before it.
- */
-export function mergeStreams(streams: HistoryStream[]): { events: HistoryEvent[]; more: boolean } {
-  let floor = -Infinity;
-  for (const stream of streams) {
-    if (!stream.more) continue;
-    const last = stream.events.at(-1)?.event_id ?? Infinity;
-    floor = Math.max(floor, last);
-  }
-  const seen = new Set<number>();
-  const events = streams
-    .flatMap((stream) => stream.events)
-    .filter(
-      (event) => event.event_id >= floor && !seen.has(event.event_id) && seen.add(event.event_id),
-    )
-    .sort((a, b) => b.event_id - a.event_id);
-  return { events, more: streams.some((stream) => stream.more) };
-}
-
 /** Reading the trail needs ratecard:read_audit (administrators by default): others get FORBIDDEN. */
 export function isForbidden(error: unknown): boolean {
   const data = (error as { data?: { code?: unknown } } | null)?.data;

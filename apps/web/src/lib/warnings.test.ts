@@ -9,7 +9,6 @@ import {
   ruleSummary,
   RULES_SHOWN,
   summarizeRules,
-  warningsInvolvingRules,
 } from "./warnings";
 
 const S = "11111111-1111-4111-8111-111111111111";
@@ -188,17 +187,6 @@ describe("rule-set warnings in words", () => {
     expect(described.group.name).toBe(missing);
     expect(described.rules).toEqual([{ id: missing, role: "rate rule" }]);
   });
-
-  it("keeps, for a field page, the warnings that involve one of its rules", () => {
-    const all = [
-      warning({ rule_ids: [RATE] }),
-      warning({ code: "flats-do-not-add", rule_ids: [GLOBAL, FIELD_FLAT] }),
-    ];
-    expect(warningsInvolvingRules(all, new Set([FIELD_FLAT])).map((kept) => kept.code)).toEqual([
-      "flats-do-not-add",
-    ]);
-    expect(warningsInvolvingRules(all, new Set())).toEqual([]);
-  });
 });
 
 describe("the engine's notes", () => {
@@ -275,7 +263,30 @@ describe("warnings about many rules", () => {
 
   it("list a short warning whole, without an explorer link", () => {
     const few = describeWarning(warning({}), lookups, rulesById);
-    expect(summarizeRules(few)).toEqual({ shown: few.rules, hidden: 0, explorer: null });
+    expect(summarizeRules(few)).toEqual({
+      total: few.rules.length,
+      shown: few.rules,
+      hidden: 0,
+      explorer: null,
+    });
+  });
+
+  it("count and send to the explorer as the server says when it names only the first rules", () => {
+    const explorer = { kind: "mappings", group_id: G, type: "rate" } as const;
+    const first = describeWarning(
+      {
+        ...warning({ rule_ids: manyRates.slice(0, RULES_SHOWN).map((row) => row.id) }),
+        rule_count: 525,
+        explorer,
+      },
+      lookups,
+      manyById,
+    );
+    const summary = summarizeRules(first);
+    expect(summary.total).toBe(525);
+    expect(summary.shown).toHaveLength(RULES_SHOWN);
+    expect(summary.hidden).toBe(525 - RULES_SHOWN);
+    expect(summary.explorer).toEqual(explorer);
   });
 
   it("filter only by the warning's scope where the rules differ or are not loaded", () => {

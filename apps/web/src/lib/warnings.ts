@@ -1,6 +1,7 @@
 import type {
   TAcknowledgeableWarning,
   TRuleSetWarning,
+  TScopedWarning,
   TWarningAcknowledgement,
 } from "@ratecard/validators";
 import { describeRule, type ExplorerSearch, type RuleLookups, type RuleRow } from "./rules";
@@ -24,7 +25,12 @@ export interface WarningDescription {
   /** id null: the default group (rules without a group). */
   group: { id: string | null; name: string };
   tenant: string | null;
+  /** The rules named; with `ruleCount`, only the first ones of those involved. */
   rules: WarningRule[];
+  /** How many rules the warning involves, when `rules` names only the first (console.warnings). */
+  ruleCount?: number;
+  /** The explorer's filters for all its rules, as the server found them (console.warnings). */
+  explorer?: ExplorerFilters;
   /** The API's key for the warning (what an acknowledgement names), when the answer has one. */
   key?: string;
   /** The rules involved as they are now, which an acknowledgement sends back. */
@@ -108,7 +114,9 @@ function wording(
 }
 
 export function describeWarning(
-  warning: TRuleSetWarning & Partial<TAcknowledgeableWarning>,
+  warning: TRuleSetWarning &
+    Partial<TAcknowledgeableWarning> &
+    Partial<Pick<TScopedWarning, "rule_count" | "explorer">>,
   lookups: RuleLookups,
   rulesById: ReadonlyMap<string, RuleRow>,
 ): WarningDescription {
@@ -141,6 +149,8 @@ export function describeWarning(
     group: { id: warning.group_id, name: groupName },
     tenant: warning.tenant_id,
     rules,
+    ...(warning.rule_count !== undefined && { ruleCount: warning.rule_count }),
+    ...(warning.explorer !== undefined && { explorer: warning.explorer }),
     ...(warning.warning_key !== undefined && { key: warning.warning_key }),
     ...(warning.fingerprint !== undefined && { fingerprint: warning.fingerprint }),
     ...(warning.acknowledgement !== undefined && { acknowledgement: warning.acknowledgement }),
@@ -169,20 +179,14 @@ const SEVERITY = [
   "group-named-default",
 ];
 
-export function bySeverity(warnings: readonly TRuleSetWarning[]): TRuleSetWarning[] {
+export function bySeverity<Warning extends TRuleSetWarning>(
+  warnings: readonly Warning[],
+): Warning[] {
   const rank = (code: string) => {
     const index = SEVERITY.indexOf(code);
     return index === -1 ? SEVERITY.length : index;
   };
   return [...warnings].sort((left, right) => rank(left.code) - rank(right.code));
-}
-
-/** A field page shows the warnings of its service that involve one of the field's own rules. */
-export function warningsInvolvingRules<Warning extends TRuleSetWarning>(
-  warnings: readonly Warning[],
-  ruleIds: ReadonlySet<string>,
-): Warning[] {
-  return warnings.filter((warning) => warning.rule_ids.some((id) => ruleIds.has(id)));
 }
 
 /** "the flat service mapping on volume for tenant acme (cost 0.002)" */
@@ -212,6 +216,8 @@ export function nameRulesInText(text: string, rulesById: ReadonlyMap<string, Rul
 export const RULES_SHOWN = 5;
 
 export interface RulesSummary {
+  /** How many rules the warning involves. */
+  total: number;
   /** The first rules, named and linked. */
   shown: WarningRule[];
   /** How many more the warning involves. */
@@ -234,11 +240,14 @@ export function summarizeRules(
   limit: number = RULES_SHOWN,
 ): RulesSummary {
   const { rules } = warning;
-  if (rules.length <= limit) return { shown: rules, hidden: 0, explorer: null };
+  const total = warning.ruleCount ?? rules.length;
+  const shown = rules.slice(0, limit);
+  if (total <= shown.length) return { total, shown, hidden: 0, explorer: null };
   return {
-    shown: rules.slice(0, limit),
-    hidden: rules.length - limit,
-    explorer: explorerFiltersFor(warning),
+    total,
+    shown,
+    hidden: total - shown.length,
+    explorer: warning.explorer ?? explorerFiltersFor(warning),
   };
 }
 
@@ -332,7 +341,7 @@ export function ruleWarningBadges(
   warnings: readonly TAcknowledgeableWarning[],
 ): Map<string, RuleWarningBadge> {
   const badges = new Map<string, RuleWarningBadge>();
-  for (const warning of bySeverity(warnings) as TAcknowledgeableWarning[]) {
+  for (const warning of bySeverity(warnings)) {
     const acknowledged = isAcknowledged(warning);
     for (const id of new Set(warning.rule_ids)) {
       let badge = badges.get(id);

@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { Tabs } from "radix-ui";
-import { useCallback, useMemo, useState } from "react";
-import type { TField, TRuleSetWarning, TService } from "@ratecard/validators";
+import { useMemo, useState } from "react";
+import type { TField, TService } from "@ratecard/validators";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import {
   FlatRateHelp,
@@ -15,17 +15,9 @@ import { DeleteFieldDialog } from "../components/DeleteDialogs";
 import { MissingRecord, QueryState } from "../components/QueryState";
 import { RecordHeader } from "../components/RecordHeader";
 import { RuleSetWarnings } from "../components/RuleSetWarnings";
-import {
-  CountedTab,
-  HistoryTab,
-  HistoryTabPanel,
-  ruleSubjects,
-  RulesTabPanel,
-} from "../components/RuleTabs";
-import { useCollector, useLookups, useServiceRuleRows } from "../hooks";
+import { HistoryTab, HistoryTabPanel, RuleCountTab, RulesTabPanel } from "../components/RuleTabs";
+import { useCollector, useLookups } from "../hooks";
 import { collectorWarnings } from "../lib/collector";
-import { buildRuleRows } from "../lib/rules";
-import { warningsInvolvingRules } from "../lib/warnings";
 import { useTRPC } from "../trpc";
 
 const route = getRouteApi("/hashmap/fields/$fieldId");
@@ -53,37 +45,16 @@ export function FieldPage() {
 }
 
 function FieldDetails({ field, service }: { field: TField; service: TService }) {
-  const trpc = useTRPC();
   const navigate = useNavigate();
   // Only the tab: the list's own search, sort and panel must not re-render the whole page.
   const tab = route.useSearch({ select: (search) => search.tab }) ?? "mappings";
-  const filter = { field_id: field.field_id };
-  const mappings = useQuery(trpc.hashmap.mappings.list.queryOptions(filter));
-  const thresholds = useQuery(trpc.hashmap.thresholds.list.queryOptions(filter));
-  const groups = useQuery(trpc.hashmap.groups.list.queryOptions());
   const [deleting, setDeleting] = useState(false);
-  const rows = useMemo(
-    () =>
-      buildRuleRows(mappings.data?.mappings ?? [], thresholds.data?.thresholds ?? [], {
-        services: [service],
-        fields: [field],
-        groups: groups.data?.groups ?? [],
-      }),
-    [field, service, mappings.data, thresholds.data, groups.data],
-  );
   const newRule = { parent: { field_id: field.field_id } };
-  // The service's warnings that involve one of this field's rules.
-  const warnings = useQuery(trpc.hashmap.warnings.queryOptions({ service_id: service.service_id }));
   const { lookups } = useLookups();
-  const serviceRules = useServiceRuleRows(service.service_id, lookups);
   const collector = useCollector();
   const unreported = useMemo(
     () => collectorWarnings(collector, service, [field]),
     [collector, service, field],
-  );
-  const onlyThisField = useCallback(
-    (all: TRuleSetWarning[]) => warningsInvolvingRules(all, new Set(rows.map((row) => row.id))),
-    [rows],
   );
 
   return (
@@ -111,11 +82,10 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
           </Link>
         }
       />
+      {/* The service's warnings that involve one of this field's rules. */}
       <RuleSetWarnings
-        query={warnings}
+        scope={{ field_id: field.field_id }}
         lookups={lookups}
-        rules={serviceRules}
-        only={onlyThisField}
         collectorWarnings={unreported}
       />
 
@@ -136,23 +106,18 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
         className="tabs"
       >
         <Tabs.List className="tab-list" aria-label="Rules of the field">
-          <CountedTab
-            value="mappings"
-            label="Field mappings"
-            count={mappings.data?.mappings.length}
-          />
-          <CountedTab
+          <RuleCountTab value="mappings" label="Field mappings" kind="mapping" newRule={newRule} />
+          <RuleCountTab
             value="thresholds"
             label="Field thresholds"
-            count={thresholds.data?.thresholds.length}
+            kind="threshold"
+            newRule={newRule}
           />
           <HistoryTab />
         </Tabs.List>
 
         <RulesTabPanel
           kind="mapping"
-          query={mappings}
-          rows={rows}
           intro={
             <>
               Each mapping prices the usages whose <code>{field.name}</code> is exactly its value.
@@ -181,8 +146,6 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
 
         <RulesTabPanel
           kind="threshold"
-          query={thresholds}
-          rows={rows}
           intro={
             <>
               Field thresholds compare the numeric value of <code>{field.name}</code> in the usage's
@@ -200,11 +163,7 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
         />
         <HistoryTabPanel
           label={`History of ${service.name} › ${field.name}`}
-          subjects={ruleSubjects(
-            { resource_type: "field", resource_id: field.field_id },
-            mappings.data?.mappings,
-            thresholds.data?.thresholds,
-          )}
+          record={{ resource_type: "field", resource_id: field.field_id }}
         />
       </Tabs.Root>
       {deleting && (

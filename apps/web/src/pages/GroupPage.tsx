@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { Tabs } from "radix-ui";
-import { useMemo, useState } from "react";
+import { useState } from "react";
 import type { TGroup } from "@ratecard/validators";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { GroupHelp } from "../components/Concepts";
@@ -9,15 +9,8 @@ import { DeleteGroupDialog } from "../components/DeleteDialogs";
 import { MissingRecord, QueryState } from "../components/QueryState";
 import { RecordHeader } from "../components/RecordHeader";
 import { RuleSetWarnings } from "../components/RuleSetWarnings";
-import {
-  CountedTab,
-  HistoryTab,
-  HistoryTabPanel,
-  ruleSubjects,
-  RulesTabPanel,
-} from "../components/RuleTabs";
+import { HistoryTab, HistoryTabPanel, RuleCountTab, RulesTabPanel } from "../components/RuleTabs";
 import { useLookups } from "../hooks";
-import { buildRuleRows } from "../lib/rules";
 import { useTRPC } from "../trpc";
 
 const route = getRouteApi("/hashmap/groups/$groupId");
@@ -37,20 +30,11 @@ export function GroupPage() {
 }
 
 function GroupDetails({ group }: { group: TGroup }) {
-  const trpc = useTRPC();
   const navigate = useNavigate();
   // Only the tab: the list's own search, sort and panel must not re-render the whole page.
   const tab = route.useSearch({ select: (search) => search.tab }) ?? "mappings";
-  const filter = { group_id: group.group_id };
-  const mappings = useQuery(trpc.hashmap.groups.mappings.queryOptions(filter));
-  const thresholds = useQuery(trpc.hashmap.groups.thresholds.queryOptions(filter));
   const { lookups } = useLookups();
-  const warnings = useQuery(trpc.hashmap.warnings.queryOptions(filter));
   const [deleting, setDeleting] = useState(false);
-  const rows = useMemo(
-    () => buildRuleRows(mappings.data?.mappings ?? [], thresholds.data?.thresholds ?? [], lookups),
-    [mappings.data, thresholds.data, lookups],
-  );
   const explorerSearch = { group_id: group.group_id };
   const newRule = { groupId: group.group_id };
 
@@ -69,7 +53,7 @@ function GroupDetails({ group }: { group: TGroup }) {
           </Link>
         }
       />
-      <RuleSetWarnings query={warnings} lookups={lookups} rules={rows} />
+      <RuleSetWarnings scope={{ group_id: group.group_id }} lookups={lookups} />
       <GroupHelp />
       <Tabs.Root
         value={tab}
@@ -88,18 +72,12 @@ function GroupDetails({ group }: { group: TGroup }) {
         className="tabs"
       >
         <Tabs.List className="tab-list" aria-label="Rules of the group">
-          <CountedTab value="mappings" label="Mappings" count={mappings.data?.mappings.length} />
-          <CountedTab
-            value="thresholds"
-            label="Thresholds"
-            count={thresholds.data?.thresholds.length}
-          />
+          <RuleCountTab value="mappings" label="Mappings" kind="mapping" newRule={newRule} />
+          <RuleCountTab value="thresholds" label="Thresholds" kind="threshold" newRule={newRule} />
           <HistoryTab />
         </Tabs.List>
         <RulesTabPanel
           kind="mapping"
-          query={mappings}
-          rows={rows}
           intro={`Mappings of any service or field that belong to ${group.name}.`}
           newRule={newRule}
           addLabel="Add mapping to group"
@@ -113,8 +91,6 @@ function GroupDetails({ group }: { group: TGroup }) {
         />
         <RulesTabPanel
           kind="threshold"
-          query={thresholds}
-          rows={rows}
           intro={`Thresholds of any service or field that belong to ${group.name}.`}
           newRule={newRule}
           addLabel="Add threshold to group"
@@ -128,11 +104,7 @@ function GroupDetails({ group }: { group: TGroup }) {
         />
         <HistoryTabPanel
           label={`History of group ${group.name}`}
-          subjects={ruleSubjects(
-            { resource_type: "group", resource_id: group.group_id },
-            mappings.data?.mappings,
-            thresholds.data?.thresholds,
-          )}
+          record={{ resource_type: "group", resource_id: group.group_id }}
         />
       </Tabs.Root>
       {deleting && (

@@ -219,7 +219,7 @@ function RuleHistory({ kind, ruleId }: { kind: RuleKind; ruleId: string }) {
       <h2 id={headingId}>History</h2>
       <History
         label={`History of this ${kind}`}
-        subjects={[{ resource_type: kind, resource_id: ruleId }]}
+        record={{ resource_type: kind, resource_id: ruleId }}
       />
     </section>
   );

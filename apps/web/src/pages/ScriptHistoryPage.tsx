@@ -26,7 +26,7 @@ export function ScriptPageWithHistory() {
           <h2 id={headingId}>History</h2>
           <History
             label={`History of script ${script.data.name}`}
-            subjects={[{ resource_type: "script", resource_id: scriptId }]}
+            record={{ resource_type: "script", resource_id: scriptId }}
           />
         </section>
       )}

@@ -25,12 +25,11 @@ import {
   CountedTab,
   HistoryTab,
   HistoryTabPanel,
-  ruleSubjects,
+  RuleCountTab,
   RulesTabPanel,
 } from "../components/RuleTabs";
-import { useCollector, useLookups, useRefreshAll, useServiceRuleRows } from "../hooks";
+import { useCollector, useLookups, useRefreshAll } from "../hooks";
 import { collectorWarnings, fieldNameAdvice, fieldNames } from "../lib/collector";
-import { buildRuleRows } from "../lib/rules";
 import { Allowed } from "../session/permissions";
 import { useTRPC } from "../trpc";
 
@@ -60,12 +59,7 @@ function ServiceDetails({ service }: { service: TService }) {
   const tab = route.useSearch({ select: (search) => search.tab }) ?? "fields";
   const filter = { service_id: service.service_id };
   const fields = useQuery(trpc.hashmap.fields.list.queryOptions(filter));
-  const mappings = useQuery(trpc.hashmap.mappings.list.queryOptions(filter));
-  const thresholds = useQuery(trpc.hashmap.thresholds.list.queryOptions(filter));
-  const groups = useQuery(trpc.hashmap.groups.list.queryOptions());
-  const warnings = useQuery(trpc.hashmap.warnings.queryOptions(filter));
   const { lookups } = useLookups();
-  const serviceRules = useServiceRuleRows(service.service_id, lookups);
   const createField = useMutation(trpc.hashmap.fields.create.mutationOptions());
   const [creatingField, setCreatingField] = useState(false);
   const [deletingField, setDeletingField] = useState<TField | null>(null);
@@ -79,16 +73,6 @@ function ServiceDetails({ service }: { service: TService }) {
   // Fields the service already has are not offered again: the API refuses duplicates.
   const suggestedFields = fieldNames(collector, service.name).filter(
     (name) => !fields.data?.fields.some((field) => field.name === name),
-  );
-
-  const rows = useMemo(
-    () =>
-      buildRuleRows(mappings.data?.mappings ?? [], thresholds.data?.thresholds ?? [], {
-        services: [service],
-        fields: fields.data?.fields ?? [],
-        groups: groups.data?.groups ?? [],
-      }),
-    [service, mappings.data, thresholds.data, fields.data, groups.data],
   );
 
   const fieldColumns = useMemo(
@@ -135,25 +119,22 @@ function ServiceDetails({ service }: { service: TService }) {
           </Link>
         }
       />
-      <RuleSetWarnings
-        query={warnings}
-        lookups={lookups}
-        rules={serviceRules}
-        collectorWarnings={unreported}
-      />
+      <RuleSetWarnings scope={filter} lookups={lookups} collectorWarnings={unreported} />
 
       <Tabs.Root value={tab} onValueChange={setTab} className="tabs">
         <Tabs.List className="tab-list" aria-label="Parts of the service">
           <CountedTab value="fields" label="Fields" count={fields.data?.fields.length} />
-          <CountedTab
+          <RuleCountTab
             value="mappings"
             label="Service mappings"
-            count={mappings.data?.mappings.length}
+            kind="mapping"
+            newRule={newRule}
           />
-          <CountedTab
+          <RuleCountTab
             value="thresholds"
             label="Service thresholds"
-            count={thresholds.data?.thresholds.length}
+            kind="threshold"
+            newRule={newRule}
           />
           <HistoryTab />
         </Tabs.List>
@@ -209,8 +190,6 @@ function ServiceDetails({ service }: { service: TService }) {
 
         <RulesTabPanel
           kind="mapping"
-          query={mappings}
-          rows={rows}
           intro={`Service mappings apply to every usage of ${service.name}, whatever its metadata.`}
           newRule={newRule}
           addLabel="Add service mapping"
@@ -229,8 +208,6 @@ function ServiceDetails({ service }: { service: TService }) {
 
         <RulesTabPanel
           kind="threshold"
-          query={thresholds}
-          rows={rows}
           intro="Service thresholds compare the quantity used, for example volume discounts above 100 GiB."
           newRule={newRule}
           addLabel="Add service threshold"
@@ -243,15 +220,7 @@ function ServiceDetails({ service }: { service: TService }) {
         />
         <HistoryTabPanel
           label={`History of ${service.name}`}
-          subjects={ruleSubjects(
-            { resource_type: "service", resource_id: service.service_id },
-            mappings.data?.mappings,
-            thresholds.data?.thresholds,
-            (fields.data?.fields ?? []).map((field) => ({
-              resource_type: "field" as const,
-              resource_id: field.field_id,
-            })),
-          )}
+          record={{ resource_type: "service", resource_id: service.service_id }}
         />
       </Tabs.Root>
 
