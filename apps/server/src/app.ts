@@ -110,6 +110,7 @@ export function createApp({
       requestId: requestIdOf(req) ?? null,
       ruleUpdateMode: config.ruleUpdateMode,
       targetSecrets,
+      targetApplyLeaseMs: config.targetApplyLeaseMs,
       ...(req.url?.startsWith("/trpc/")
         ? { access: edge.rpcAccess(req), canManageAccounts: edge.mayManageAccounts(req) }
         : { access: allowAll }),

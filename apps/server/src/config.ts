@@ -47,6 +47,11 @@ export interface Config {
   ruleUpdateMode: "in-place" | "strict";
   /** CLOUDKITTY_REQUEST_TIMEOUT_SECONDS: the deadline of each request to a CloudKitty target. */
   cloudKittyRequestTimeoutMs: number;
+  /**
+   * TARGET_APPLY_LEASE_SECONDS: how long a target's apply lease lasts unless renewed (every quarter
+   * of it while the apply runs): how long a target stays locked after its applying instance died.
+   */
+  targetApplyLeaseMs: number;
 }
 
 export type AuthStrategy = "noauth" | "local" | "keystone";
@@ -240,6 +245,7 @@ export function readConfig(env: NodeJS.ProcessEnv, appRoot: string): Config {
     ruleUpdateMode: oneOf(env, "RULE_UPDATE_MODE", ["in-place", "strict"], "in-place"),
     cloudKittyRequestTimeoutMs:
       integer(env, "CLOUDKITTY_REQUEST_TIMEOUT_SECONDS", 60, 1, 3_600) * 1000,
+    targetApplyLeaseMs: integer(env, "TARGET_APPLY_LEASE_SECONDS", 60, 2, 3_600) * 1000,
   };
 }
 

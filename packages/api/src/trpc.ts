@@ -12,6 +12,7 @@ import type { MetricsConfig } from "./domain/info.js";
 import { DomainError, type DomainErrorKind } from "./domain/errors.js";
 import { RuleSetCache } from "./domain/rating.js";
 import type { RuleUpdateMode } from "./domain/lifecycle.js";
+import { TARGET_APPLY_LEASE_MS } from "./domain/target-lock.js";
 import type { TargetSecretBox } from "./domain/targets.js";
 
 /**
@@ -75,6 +76,8 @@ export interface Context {
   ruleUpdateMode: RuleUpdateMode;
   /** Seals and opens CloudKitty targets' secrets with the server's key, read on first use. */
   targetSecrets: () => TargetSecretBox;
+  /** TARGET_APPLY_LEASE_SECONDS: how long a target's apply lease lasts without renewal. */
+  targetApplyLeaseMs: number;
   rest: RestOutcome;
 }
 
@@ -89,6 +92,7 @@ export function createContextInner(opts: {
   requestId?: string | null;
   ruleUpdateMode?: RuleUpdateMode;
   targetSecrets?: () => TargetSecretBox;
+  targetApplyLeaseMs?: number;
 }): Context {
   return {
     prisma: opts.prisma,
@@ -105,6 +109,7 @@ export function createContextInner(opts: {
         // A context built without HTTP and without a key: a caller's mistake, not a client's.
         throw new Error("createContextInner was given no targetSecrets");
       }),
+    targetApplyLeaseMs: opts.targetApplyLeaseMs ?? TARGET_APPLY_LEASE_MS,
     rest: {},
   };
 }

@@ -12,7 +12,14 @@ import {
 } from "../domain/targets.js";
 import { applyTargetRules, planTargetRules } from "../domain/target-apply.js";
 import { APPLY_OUTCOMES, TARGET_PLAN_OPS } from "@ratecard/bridge";
-import { getRun, listRuns, TARGET_RUN_KINDS, TARGET_RUN_STATUSES } from "../domain/target-runs.js";
+import { withTargetApplyLease } from "../domain/target-lock.js";
+import {
+  getRun,
+  listRuns,
+  runActor,
+  TARGET_RUN_KINDS,
+  TARGET_RUN_STATUSES,
+} from "../domain/target-runs.js";
 import { publicProcedure, router } from "../trpc.js";
 import { created, deleted } from "./rest.js";
 import { auditOf } from "./revisions.js";
@@ -459,23 +466,31 @@ export const targetsRouter = router({
           "then scripts and modules (when the target pushes them); deletes in reverse. Not " +
           "atomic on CloudKitty's side: it stops at the first failure (`partial`) and never rolls " +
           "back; planning and applying again converges. 409 when the target is an import source, " +
-          "runs CloudKitty 23+ (not built yet), or when Ratecard's rule set, the target's rule " +
-          "set or its settings changed since the plan. Answers the apply's run: each operation " +
-          "with CloudKitty's status and request id.",
+          "runs CloudKitty 23+ (not built yet), when Ratecard's rule set, the target's rule " +
+          "set or its settings changed since the plan, or while another apply to the target is " +
+          "under way on any instance (the 409 says since when, by whom and on which instance). " +
+          "Answers the apply's run: each operation with CloudKitty's status and request id.",
         protect: false,
       },
     })
     .input(z.strictObject({ target_id: ZPathId, plan_id: ZPathId }))
     .output(ZApplyOut)
-    .mutation(({ ctx, input }) =>
-      applyTargetRules(
+    .mutation(({ ctx, input }) => {
+      const audit = auditOf(ctx);
+      // The lease makes the apply exclusive across every instance on the database; the domain's
+      // own guard only knows this process.
+      return withTargetApplyLease(
         ctx.prisma,
-        ctx.targetSecrets(),
-        input.target_id,
-        input.plan_id,
-        auditOf(ctx),
-      ),
-    ),
+        {
+          targetId: input.target_id,
+          planId: input.plan_id,
+          actor: runActor(audit),
+          leaseMs: ctx.targetApplyLeaseMs,
+        },
+        () =>
+          applyTargetRules(ctx.prisma, ctx.targetSecrets(), input.target_id, input.plan_id, audit),
+      );
+    }),
 
   runs: publicProcedure
     .meta({
