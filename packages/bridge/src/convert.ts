@@ -17,6 +17,7 @@ import {
   type RuleSetService,
   type RuleSetThreshold,
 } from "@ratecard/ruleset";
+import { formatMoment, momentMillis } from "./moments.js";
 
 /*
  * A CloudKitty rule set (what CloudKittyClient.readRuleSet returns) as a Ratecard rule-set
@@ -82,6 +83,8 @@ export interface ImportReport {
   doubles: DoubleArtifact[];
   /** Anything else worth telling (lifecycle dates on a CloudKitty 23+, ...). */
   notes: string[];
+  /** With `lifecycle`: the rules another one follows (see ConvertOptions.lifecycle). */
+  superseded?: SupersededRule[];
 }
 
 export interface Conversion {
@@ -94,6 +97,25 @@ export interface ConvertOptions {
   modules?: readonly string[];
   /** The document's revision (""). */
   revision?: string;
+  /**
+   * Keep CloudKitty 23+'s validity dates and descriptions on mappings and scripts (a 23+ target's
+   * plan and drift; an import leaves them out and says so). A rule that another rule of the same
+   * parent, value, tenant and group follows (its end at or before the next one's start: how a
+   * price change is written to CloudKitty 23, "end the old rule at T, start the new one at T") is
+   * that rule's past: it is listed in `superseded` instead of the document, not as a duplicate.
+   */
+  lifecycle?: boolean;
+}
+
+/** A CloudKitty 23+ rule that a later rule of the same key follows (kept by CloudKitty as history). */
+export interface SupersededRule {
+  kind: "mapping";
+  id: string;
+  where: string;
+  start: string | null;
+  end: string | null;
+  /** The rule that follows it. */
+  by: string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -137,6 +159,24 @@ export function convertRuleSet(
     notes: [],
   };
   const skip = (entry: SkippedObject) => report.skipped.push(entry);
+  const withLifecycle = options.lifecycle ?? false;
+  if (withLifecycle) report.superseded = [];
+  /** A CloudKitty moment as milliseconds (its text is UTC without an offset); null: none. */
+  const millis = momentMillis;
+  const lifecycleOf = (rule: {
+    start?: string | null | undefined;
+    end?: string | null | undefined;
+    description?: string | null | undefined;
+  }) => {
+    if (!withLifecycle) return {};
+    const start = millis(rule.start);
+    const end = millis(rule.end);
+    return {
+      ...(start === null ? {} : { start: formatMoment(start) }),
+      end: end === null ? null : formatMoment(end),
+      description: rule.description && rule.description.length <= 256 ? rule.description : null,
+    };
+  };
 
   const modules = [];
   for (const module of source.modules) {
@@ -220,9 +260,10 @@ export function convertRuleSet(
     return result;
   };
 
-  const mappings = (rules: CkMapping[], where: string, isField: boolean): RuleSetMapping[] => {
+  const mappings = (all: CkMapping[], where: string, isField: boolean): RuleSetMapping[] => {
     const out: RuleSetMapping[] = [];
     const byKey = new Map<string, { kept: RuleSetMapping; dropped: RuleSetMapping[] }>();
+    const rules = withLifecycle ? withoutSuperseded(all, where) : all;
     for (const rule of rules) {
       const refuse = (reason: string) =>
         skip({ kind: "mapping", id: rule.mapping_id, where, reason });
@@ -260,6 +301,7 @@ export function convertRuleSet(
         cost: price.value,
         tenant_id: tenantOf(rule.tenant_id),
         group_id: group.id,
+        ...lifecycleOf(rule),
       };
       const key = JSON.stringify([
         mapping.value ?? "",
@@ -278,6 +320,43 @@ export function convertRuleSet(
       report.duplicates.push(duplicate("mapping", where, kept.value, kept, dropped));
     }
     return out;
+  };
+
+  /**
+   * The mappings of one parent without those a later one of the same key follows: by key, in order
+   * of start, a rule whose end is at or before the next one's start is that one's past.
+   */
+  const withoutSuperseded = (rules: CkMapping[], where: string): CkMapping[] => {
+    const byKey = new Map<string, CkMapping[]>();
+    for (const rule of rules) {
+      const key = JSON.stringify([
+        rule.value ?? "",
+        tenantOf(rule.tenant_id) ?? "",
+        (rule.group_id ?? "").toLowerCase(),
+      ]);
+      byKey.set(key, [...(byKey.get(key) ?? []), rule]);
+    }
+    const past = new Set<CkMapping>();
+    for (const chain of byKey.values()) {
+      if (chain.length < 2) continue;
+      chain.sort((a, b) => (millis(a.start) ?? 0) - (millis(b.start) ?? 0));
+      for (let i = 0; i + 1 < chain.length; i++) {
+        const end = millis(chain[i]!.end);
+        const next = chain[i + 1]!;
+        if (end !== null && end <= (millis(next.start) ?? 0)) {
+          past.add(chain[i]!);
+          report.superseded!.push({
+            kind: "mapping",
+            id: chain[i]!.mapping_id.toLowerCase(),
+            where,
+            start: chain[i]!.start ?? null,
+            end: chain[i]!.end ?? null,
+            by: next.mapping_id.toLowerCase(),
+          });
+        }
+      }
+    }
+    return rules.filter((rule) => !past.has(rule));
   };
 
   const thresholds = (rules: CkThreshold[], where: string): RuleSetThreshold[] => {
@@ -424,10 +503,15 @@ export function convertRuleSet(
     }
     noteLifecycle(script);
     scriptNames.set(script.name, script.script_id);
-    scripts.push({ id: script.script_id.toLowerCase(), name: script.name, data: script.data });
+    scripts.push({
+      id: script.script_id.toLowerCase(),
+      name: script.name,
+      data: script.data,
+      ...lifecycleOf(script),
+    });
   }
 
-  if (lifecycle > 0) {
+  if (lifecycle > 0 && !withLifecycle) {
     report.notes.push(
       `${lifecycle} rules or scripts carry CloudKitty 23+ validity dates (start, end), which the ` +
         "rule-set document does not hold yet: they are imported as rules in force",

@@ -10,12 +10,16 @@ export {
   type ImportReport,
   type RuleKind,
   type SkippedObject,
+  type SupersededRule,
 } from "./convert.js";
+export { formatMoment, momentMillis } from "./moments.js";
 export { isEmptyRuleSet, mergeRuleSets, type Merge, type MergeConflict } from "./merge.js";
 export {
   isEmptyTargetPlan,
   planTarget,
+  SUPERSEDE_DELAY_MS,
   TARGET_PLAN_OPS,
+  type PlanGeneration,
   type TargetMatch,
   type TargetOperation,
   type TargetPlan,

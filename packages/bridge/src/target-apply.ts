@@ -11,7 +11,15 @@ import {
   type WriteOutcome,
 } from "@ratecard/cloudkitty";
 import type { RuleSetDocument, RuleSetMapping, RuleSetThreshold } from "@ratecard/ruleset";
-import type { TargetMatch, TargetOperation, TargetPlan, TargetPlanOp } from "./target-plan.js";
+import { formatMoment, momentMillis } from "./moments.js";
+import {
+  SUPERSEDE_DELAY_MS,
+  type PlanGeneration,
+  type TargetMatch,
+  type TargetOperation,
+  type TargetPlan,
+  type TargetPlanOp,
+} from "./target-plan.js";
 
 /*
  * Apply: carry out a target plan against CloudKitty through its v1 API, in an order CloudKitty
@@ -88,6 +96,12 @@ export interface TargetApplyInput {
   onId: (entry: { kind: IdKind; ratecard_id: string; target_id: string }) => Promise<void> | void;
   /** A CloudKitty object deleted (or found gone): its id-map entry, if any, is stale. */
   onRemoved?: (entry: { kind: IdKind; target_id: string }) => Promise<void> | void;
+  /**
+   * The plan's generation (default "pre-23"). For "23+" (CloudKitty 23 and later) mappings and
+   * scripts are written with their validity dates, and `supersede` operations are carried out:
+   * the started rule's end is set to T, then Ratecard's rule is created from T.
+   */
+  generation?: PlanGeneration;
 }
 
 type RuleKind = "mapping" | "threshold";
@@ -103,7 +117,7 @@ interface Index {
   services: Map<string, string>;
   fields: Map<string, { name: string; serviceId: string }>;
   rules: Map<string, RatecardRule>;
-  scripts: Map<string, { name: string; data: string }>;
+  scripts: Map<string, RuleSetDocument["scripts"][number]>;
 }
 
 function index(document: RuleSetDocument): Index {
@@ -112,7 +126,7 @@ function index(document: RuleSetDocument): Index {
     services: new Map(),
     fields: new Map(),
     rules: new Map(),
-    scripts: new Map(document.scripts.map((s) => [s.id, { name: s.name, data: s.data }])),
+    scripts: new Map(document.scripts.map((s) => [s.id, s])),
   };
   const add = (
     serviceId: string | null,
@@ -194,8 +208,9 @@ export async function applyTargetPlan(
   // CloudKitty ids that belong to some Ratecard object: never adopted for another one.
   const owned = new Set(input.plan.matched.map((m) => `${m.kind}:${norm(m.target_id)}`));
 
+  const v23 = input.generation === "23+";
   const wanted = input.plan.operations.filter((o) => {
-    if (o.op === "unmanaged" || o.op === "duplicate") return false;
+    if (o.op === "unmanaged" || o.op === "duplicate" || o.op === "frozen") return false;
     if (o.kind === "script" && !input.pushScripts) return false;
     if (o.kind === "module" && !input.pushModules) return false;
     return true;
@@ -330,7 +345,11 @@ export async function applyTargetPlan(
     return true;
   }
 
-  async function createOne(o: TargetOperation, a: AppliedOperation): Promise<void> {
+  async function createOne(
+    o: TargetOperation,
+    a: AppliedOperation,
+    options: { force?: boolean } = {},
+  ): Promise<void> {
     const rid = o.ratecard_id!;
     let id: string;
     switch (o.kind) {
@@ -393,10 +412,15 @@ export async function applyTargetPlan(
           row.type === r.rule.type && decimalsEqual(row.cost, r.rule.cost);
         if (r.kind === "mapping") {
           const value = (r.rule as RuleSetMapping).value;
+          const lifecycle = v23 ? lifecycle23(o, r.rule) : {};
           id = await create(
             a,
             "mapping",
-            () => client.createMapping({ ...common, ...(r.fieldId === null ? {} : { value }) }),
+            () =>
+              client.createMapping(
+                { ...common, ...(r.fieldId === null ? {} : { value }), ...lifecycle },
+                { force: options.force === true },
+              ),
             (m) => m.mapping_id,
             async () =>
               (await client.listMappings(parent))
@@ -420,10 +444,15 @@ export async function applyTargetPlan(
       }
       case "script": {
         const script = ratecard.scripts.get(rid)!;
+        const lifecycle = v23 ? lifecycle23(o, script) : {};
         id = await create(
           a,
           "script",
-          () => client.createScript(script),
+          () =>
+            client.createScript(
+              { ...lifecycle, name: script.name, data: script.data },
+              { force: options.force === true },
+            ),
           (s) => s.script_id,
           async () =>
             (await client.listScripts())
@@ -437,11 +466,171 @@ export async function applyTargetPlan(
     }
     a.target_id = norm(id);
     await remember(o.kind, rid, id);
+    if (v23 && follows(o)) await endFollower(o, a, id);
     if (a.outcome !== "adopted") a.outcome = "done";
+  }
+
+  /**
+   * A CloudKitty 23+ rule that follows another is created without its end (CloudKitty counts a new
+   * rule with an end that starts where the other ends as an overlap) and, when it has one, given
+   * its end by a PUT right after.
+   */
+  const follows = (o: TargetOperation) =>
+    o.op === "supersede" || (o.op === "create" && o.reason !== undefined);
+
+  /** The dates, name and description a 23+ create sends (see `follows`). */
+  function lifecycle23(
+    o: TargetOperation,
+    rule: {
+      start?: string;
+      end?: string | null;
+      name?: string | null;
+      description?: string | null;
+    },
+  ) {
+    const start = momentMillis(typeof o.after?.start === "string" ? o.after.start : rule.start);
+    const follower = follows(o);
+    return {
+      // A start that has come is left to CloudKitty (its own now): a start in the past needs force.
+      ...(start !== null && start > Date.now() ? { start: formatMoment(start) } : {}),
+      ...(!follower && rule.end ? { end: rule.end } : {}),
+      // The superseded rule keeps the name (CloudKitty keeps names unique): the follower gets one of CloudKitty's.
+      ...(!follower && rule.name ? { name: rule.name } : {}),
+      ...(rule.description ? { description: rule.description } : {}),
+    };
+  }
+
+  async function endFollower(o: TargetOperation, a: AppliedOperation, targetId: string) {
+    if (o.kind === "script") {
+      const script = ratecard.scripts.get(o.ratecard_id!)!;
+      if (!script.end) return;
+      const created = await client.getScript(targetId);
+      const notStarted = (momentMillis(created.start) ?? 0) > Date.now();
+      await idempotent(a, "PUT", () =>
+        client.updateScript23(targetId, {
+          name: created.name,
+          ...(notStarted ? { data: script.data, description: script.description ?? null } : {}),
+          end: script.end ?? null,
+        }),
+      );
+      return;
+    }
+    const r = ruleOf(o);
+    if (!r.rule.end) return;
+    const created = await client.getMapping(targetId);
+    const notStarted = (momentMillis(created.start) ?? 0) > Date.now();
+    await idempotent(a, "PUT", () =>
+      client.updateMapping23(targetId, {
+        cost: created.cost,
+        type: created.type,
+        ...(created.value ? { value: created.value } : {}),
+        ...(created.tenant_id ? { tenant_id: created.tenant_id } : {}),
+        ...(notStarted ? { description: created.description ?? null } : {}),
+        end: r.rule.end ?? null,
+      }),
+    );
+  }
+
+  /** The end a 23+ PUT sends: one that has passed (or is about to) becomes the apply's moment. */
+  const endToSend = (end: unknown): string | null => {
+    const time = momentMillis(typeof end === "string" ? end : null);
+    if (time === null) return null;
+    return formatMoment(time > Date.now() + 1000 ? time : Date.now() + SUPERSEDE_DELAY_MS);
+  };
+
+  /** A 23+ update: in full while CloudKitty's has not started, else its end only. */
+  async function update23(o: TargetOperation, a: AppliedOperation): Promise<void> {
+    const targetId = o.target_id!;
+    const before = o.before ?? {};
+    const after = o.after ?? {};
+    const text = (v: unknown) => (typeof v === "string" ? v : null);
+    const started = (momentMillis(text(before.start)) ?? 0) <= Date.now();
+    if (o.kind === "script") {
+      const script = ratecard.scripts.get(o.ratecard_id!)!;
+      await idempotent(a, "PUT", () =>
+        client.updateScript23(
+          targetId,
+          started
+            ? { name: String(before.name), end: endToSend(after.end) }
+            : {
+                name: String(before.name),
+                data: script.data,
+                ...(text(after.start) ? { start: text(after.start) } : {}),
+                end: text(after.end),
+                description: text(after.description),
+              },
+        ),
+      );
+      return;
+    }
+    const value = text(before.value);
+    const tenant = text(before.tenant_id);
+    await idempotent(a, "PUT", () =>
+      client.updateMapping23(
+        targetId,
+        started
+          ? {
+              cost: String(before.cost),
+              type: before.type === "rate" ? "rate" : "flat",
+              ...(value ? { value } : {}),
+              ...(tenant ? { tenant_id: tenant } : {}),
+              end: endToSend(after.end),
+            }
+          : {
+              cost: String(after.cost),
+              type: after.type === "rate" ? "rate" : "flat",
+              ...(value ? { value } : {}),
+              ...(tenant ? { tenant_id: tenant } : {}),
+              ...(text(after.start) ? { start: text(after.start) } : {}),
+              end: text(after.end),
+              description: text(after.description),
+            },
+      ),
+    );
+  }
+
+  /**
+   * A 23+ supersession: CloudKitty's started rule ends at T, then Ratecard's is created from T
+   * (force: T may have come by then), T being Ratecard's start when later, else now plus
+   * SUPERSEDE_DELAY_MS (CloudKitty refuses an end in the past).
+   */
+  async function supersedeOne(o: TargetOperation, a: AppliedOperation): Promise<void> {
+    const targetId = o.target_id!;
+    const before = o.before ?? {};
+    const text = (v: unknown) => (typeof v === "string" ? v : null);
+    const ratecardStart =
+      o.kind === "script" ? ratecard.scripts.get(o.ratecard_id!)?.start : ruleOf(o).rule.start;
+    const moment = formatMoment(
+      Math.max(momentMillis(ratecardStart) ?? 0, Date.now() + SUPERSEDE_DELAY_MS),
+    );
+    if (o.kind === "script") {
+      await idempotent(a, "PUT", () =>
+        client.updateScript23(targetId, { name: String(before.name), end: moment }),
+      );
+    } else {
+      const value = text(before.value);
+      const tenant = text(before.tenant_id);
+      await idempotent(a, "PUT", () =>
+        client.updateMapping23(targetId, {
+          cost: String(before.cost),
+          type: before.type === "rate" ? "rate" : "flat",
+          ...(value ? { value } : {}),
+          ...(tenant ? { tenant_id: tenant } : {}),
+          end: moment,
+        }),
+      );
+    }
+    await createOne({ ...o, after: { ...(o.after ?? {}), start: moment } }, a, { force: true });
   }
 
   async function updateOne(o: TargetOperation, a: AppliedOperation): Promise<void> {
     const targetId = o.target_id!;
+    if (v23 && (o.kind === "mapping" || o.kind === "script")) {
+      await update23(o, a);
+      await remember(o.kind, o.ratecard_id!, targetId);
+      a.outcome = "done";
+      return;
+    }
     if (o.kind === "mapping" || o.kind === "threshold") {
       const r = ruleOf(o);
       const body = {
@@ -538,7 +727,7 @@ export async function applyTargetPlan(
   const laterModules = modules.filter((o) => !disables.includes(o));
   const replaces = wanted.filter((o) => o.op === "replace");
   const upserts = wanted.filter(
-    (o) => o.op === "create" || o.op === "update" || o.op === "replace",
+    (o) => o.op === "create" || o.op === "update" || o.op === "replace" || o.op === "supersede",
   );
   const prunes = wanted.filter((o) => o.op === "delete");
 
@@ -548,7 +737,11 @@ export async function applyTargetPlan(
     ...FORWARD.map(
       (kind) => () =>
         step(ofKind(upserts, kind), (o, a) =>
-          o.op === "update" ? updateOne(o, a) : createOne(o, a),
+          o.op === "supersede"
+            ? supersedeOne(o, a)
+            : o.op === "update"
+              ? updateOne(o, a)
+              : createOne(o, a),
         ),
     ),
     ...REVERSE.map((kind) => () => step(ofKind(prunes, kind), deleteOne)),

@@ -1,6 +1,6 @@
 import type { RuleSetDocument, RuleSetObjectKind } from "@ratecard/ruleset";
 import type { DuplicateRule } from "./convert.js";
-import { planTarget, type TargetOperation } from "./target-plan.js";
+import { planTarget, type PlanGeneration, type TargetOperation } from "./target-plan.js";
 
 /*
  * Drift: how a CloudKitty target differs from what it should hold. Read only, framework-free. The
@@ -79,6 +79,13 @@ export interface DriftInput {
    * a change of that rule rather than one missing and one extra.
    */
   idMap?: ReadonlyMap<string, string>;
+  /**
+   * "23+": both sides carry validity dates (mappings and scripts), compared as a 23+ plan does;
+   * CloudKitty's ended rules are its history. Default "pre-23".
+   */
+  generation?: PlanGeneration;
+  /** The moment compared at (23+); default now. */
+  now?: Date;
 }
 
 export interface TargetDrift {
@@ -129,6 +136,8 @@ function fromPlan(
       case "update":
       case "replace":
       case "module":
+      case "supersede":
+      case "frozen":
         for (const field of o.changes ?? []) {
           differences.push({
             kind: "changed",
@@ -170,6 +179,8 @@ export function driftTarget(input: DriftInput): TargetDrift {
       idMap,
       scripts: input.scripts ?? false,
       modules: input.modules ?? false,
+      ...(input.generation ? { generation: input.generation } : {}),
+      ...(input.now ? { now: input.now } : {}),
     });
     differences.push(...fromPlan(plan.operations, against));
   };

@@ -6,6 +6,7 @@ import type {
   RuleSetThreshold,
 } from "@ratecard/ruleset";
 import type { DuplicateRule } from "./convert.js";
+import { formatMoment, momentMillis } from "./moments.js";
 
 /*
  * What CloudKitty would need to hold Ratecard's rule set: Ratecard's document against the
@@ -25,6 +26,8 @@ export const TARGET_PLAN_OPS = [
   "unmanaged",
   "duplicate",
   "module",
+  "supersede",
+  "frozen",
 ] as const;
 export type TargetPlanOp = (typeof TARGET_PLAN_OPS)[number];
 
@@ -45,9 +48,18 @@ export interface TargetOperation {
   after: Attributes | null;
   /** Update and module: the attributes that change. */
   changes?: string[];
-  /** Replace, duplicate, unmanaged: why. */
+  /** Replace, duplicate, unmanaged, supersede, frozen: why. */
   reason?: string;
 }
+
+/**
+ * CloudKitty 23+ refuses an end in the past (by its own clock) and takes a moment or two to
+ * receive a request: "now" in an end it is sent is the moment of sending plus this much.
+ */
+export const SUPERSEDE_DELAY_MS = 10_000;
+
+/** The API generation a plan is made for (CloudKitty 23+ has validity dates). */
+export type PlanGeneration = "pre-23" | "23+";
 
 /** A Ratecard object and the CloudKitty object it was paired with. */
 export interface TargetMatch {
@@ -86,6 +98,14 @@ export interface TargetPlanOptions {
   scripts?: boolean;
   /** Whether module states are planned (the target lets apply push them); default true. */
   modules?: boolean;
+  /**
+   * CloudKitty 23+: mappings and scripts carry validity dates on both sides (the target's converted
+   * with `lifecycle`), and a change CloudKitty 23 forbids on a started rule is planned as
+   * `supersede`. Default "pre-23".
+   */
+  generation?: PlanGeneration;
+  /** The moment the plan is made for (23+: what has started or ended); default now. */
+  now?: Date;
 }
 
 type Rule = (RuleSetMapping | RuleSetThreshold) & { kind: "mapping" | "threshold" };
@@ -141,7 +161,7 @@ function flatten(document: RuleSetDocument): Flat {
 const emptyCounts = (): Record<TargetPlanOp, number> =>
   Object.fromEntries(TARGET_PLAN_OPS.map((op) => [op, 0])) as Record<TargetPlanOp, number>;
 
-function ruleAttributes(r: FlatRule): Attributes {
+function ruleAttributes(r: FlatRule, lifecycle = false): Attributes {
   // What CloudKitty 17 holds of a rule (a Ratecard document may carry lifecycle keys besides);
   // the group by name: ids differ between the two sides when matched by natural key.
   const rule = r.rule;
@@ -152,8 +172,15 @@ function ruleAttributes(r: FlatRule): Attributes {
     cost: rule.cost,
     tenant_id: rule.tenant_id,
     group: r.group,
+    ...(lifecycle
+      ? { start: rule.start ?? null, end: rule.end ?? null, description: rule.description ?? null }
+      : {}),
   };
 }
+
+/** A moment's milliseconds for comparing (microseconds are cut: Ratecard keeps milliseconds). */
+const ms = (value: string | number | boolean | null | undefined) =>
+  typeof value === "string" ? momentMillis(value) : null;
 
 /**
  * Pairs `desired` with `existing` through the id map, else by the same id, else by natural key;
@@ -193,6 +220,163 @@ function pair<D, E>(
     }
   }
   return { pairs, extra: existing.filter((e) => !used.has(e)) };
+}
+
+type Pending = Pick<TargetOperation, "kind" | "path" | "ratecard_id" | "target_id"> & {
+  before: Attributes;
+  after: Attributes;
+};
+
+const at = (time: number) => formatMoment(time);
+
+/**
+ * One paired CloudKitty 23+ mapping or script (`content`: the attributes that differ besides the
+ * lifecycle; `dates`: which of start, end and description differ). CloudKitty 23 lets a rule that
+ * has not started change its cost (a script its data), start, end and description, but ignores a
+ * new type, value, tenant or group there (a replacement, which soft-deletes the unstarted rule: it
+ * never billed); of a started rule only the end may change, once, to a moment still to come. So a
+ * started rule that must change is superseded: it ends at T and Ratecard's rule is created from T
+ * (no gap, no overlap), T being Ratecard's start when it is later than the apply, else the apply's
+ * moment (plus SUPERSEDE_DELAY_MS). The past is CloudKitty's history: a start is compared only
+ * while Ratecard's has not come (a CloudKitty rule that follows a superseded one starts later than
+ * Ratecard's, which began before the change).
+ */
+function plan23(
+  pending: Pending,
+  content: string[],
+  dates: ("start" | "end" | "description")[],
+  context: { now: number; soon: number; parentMoved: boolean; script?: boolean },
+): TargetOperation | null {
+  const { before, after } = pending;
+  const { now, soon } = context;
+  const what = context.script ? "script" : "rule";
+  const start = ms(after.start) ?? now;
+  const end = ms(after.end);
+  const theirStart = ms(before.start) ?? now;
+  const theirEnd = ms(before.end);
+  const endsNow = end !== null && end <= now;
+  const sameScriptName = context.script === true && after.name === before.name;
+  const follower = (from: number, reason: string): TargetOperation =>
+    end !== null && end <= from
+      ? {
+          op: "frozen",
+          ...pending,
+          changes: content.length > 0 ? content : ["end"],
+          reason: `${reason}; Ratecard's ends before then`,
+        }
+      : sameScriptName
+        ? {
+            op: "frozen",
+            ...pending,
+            changes: content.length > 0 ? content : ["end"],
+            reason: `${reason}; a new version needs another name (CloudKitty keeps script names unique)`,
+          }
+        : {
+            op: "create",
+            ...pending,
+            target_id: null,
+            before: null,
+            after: { ...after, start: at(Math.max(start, from)) },
+            reason: `${reason}: Ratecard's follows it from then`,
+          };
+  if (theirEnd !== null && theirEnd <= now) {
+    // CloudKitty's has ended: history. Ratecard's still has time to run: a new one follows.
+    if (endsNow) return null;
+    return follower(theirEnd, `its CloudKitty ${what} ended at ${String(before.end)}`);
+  }
+  const ratecardStarted = start <= now;
+  if (theirStart > now) {
+    // Not started in CloudKitty: updated in place, or replaced.
+    if (endsNow)
+      return {
+        op: "delete",
+        ...pending,
+        after: null,
+        reason: `ended in Ratecard before it started in CloudKitty (a ${what} that never billed)`,
+      };
+    const inPlace = context.script ? ["data"] : ["cost"];
+    const fixed = content.filter((k) => !inPlace.includes(k));
+    const changes = [...content, ...dates.filter((k) => !(k === "start" && ratecardStarted))];
+    if (changes.length === 0) return null;
+    // Ratecard's has started: CloudKitty's keeps its own start (a PUT cannot set one in the past).
+    const wanted: Attributes = ratecardStarted ? { ...after, start: before.start ?? null } : after;
+    if (fixed.length > 0)
+      return {
+        op: "replace",
+        ...pending,
+        after: wanted,
+        changes,
+        reason: context.parentMoved
+          ? "CloudKitty cannot move a rule to another parent"
+          : `CloudKitty 23 updates only the ${context.script ? "data" : "cost"}, start, end and description of a ${what} that has not started`,
+      };
+    return { op: "update", ...pending, after: wanted, changes };
+  }
+  // Started in CloudKitty.
+  if (content.length > 0) {
+    if (theirEnd !== null)
+      return follower(
+        theirEnd,
+        `CloudKitty 23 forbids changing a started ${what} that has an end: it bills as it is until ${String(before.end)}`,
+      );
+    if (sameScriptName)
+      return {
+        op: "frozen",
+        ...pending,
+        changes: content,
+        reason:
+          "CloudKitty 23 forbids changing a started script, and a new version needs another name " +
+          "(CloudKitty keeps script names unique): end this one in Ratecard and add the new version under a new name",
+      };
+    if (endsNow)
+      return {
+        op: "update",
+        ...pending,
+        after: { ...before, end: at(soon) },
+        changes: ["end"],
+        reason: `ended in Ratecard (${String(after.end)}); CloudKitty 23 refuses an end in the past: it ends at the apply's moment`,
+      };
+    const moment = Math.max(start, soon);
+    return {
+      op: "supersede",
+      ...pending,
+      after: { ...after, start: at(moment) },
+      changes: content,
+      reason:
+        `CloudKitty 23 forbids changing a started ${what}: it ends at T and Ratecard's starts at T, ` +
+        (start > soon
+          ? `T being Ratecard's start (${at(start)})`
+          : `T being the apply's moment (plus ${SUPERSEDE_DELAY_MS / 1000} s; ${at(moment)} if applied now)`),
+    };
+  }
+  if (!dates.includes("end")) return null;
+  if (theirEnd !== null) {
+    if (end !== null && end < theirEnd)
+      return {
+        op: "frozen",
+        ...pending,
+        changes: ["end"],
+        reason: `CloudKitty 23 forbids changing the end of a started ${what} that has one: it bills until ${String(before.end)}`,
+      };
+    return follower(
+      theirEnd,
+      `CloudKitty 23 forbids changing the end of a started ${what} that has one (${String(before.end)})`,
+    );
+  }
+  if (endsNow)
+    return {
+      op: "update",
+      ...pending,
+      after: { ...before, end: at(soon) },
+      changes: ["end"],
+      reason: `ended in Ratecard (${String(after.end)}); CloudKitty 23 refuses an end in the past: it ends at the apply's moment`,
+    };
+  return {
+    op: "update",
+    ...pending,
+    after: { ...before, end: after.end ?? null },
+    changes: ["end"],
+  };
 }
 
 export function planTarget(
@@ -371,11 +555,21 @@ export function planTarget(
       return id === undefined ? undefined : `${r.rule.kind}:${id}`;
     },
   );
+  const v23 = options.generation === "23+";
+  const now = (options.now ?? new Date()).getTime();
+  const soon = now + SUPERSEDE_DELAY_MS;
+  const ended = (end: string | number | boolean | null | undefined) => {
+    const at = ms(end);
+    return at !== null && at <= now;
+  };
+  // CloudKitty 23+ keeps ended rules as its history: never compared, deleted or reported.
   for (const [d, e] of pairs) {
     const kind = d.rule.kind;
     if (e) matched.push({ kind, ratecard_id: d.rule.id, target_id: e.rule.id });
     const path = rulePath(d);
-    const after = ruleAttributes(d);
+    const lifecycle = v23 && kind === "mapping";
+    const after = ruleAttributes(d, lifecycle);
+    if (lifecycle && ended(after.end) && (!e || ended(e.rule.end ?? null))) continue;
     if (!e) {
       push({
         op: "create",
@@ -388,14 +582,27 @@ export function planTarget(
       });
       continue;
     }
-    const before = ruleAttributes(e);
-    const changes = Object.keys(after).filter((k) => {
+    const before = ruleAttributes(e, lifecycle);
+    const content = ["parent", "value", "level", "type", "cost", "tenant_id", "group"];
+    const differs = (k: string) => {
       const a = after[k];
       const b = before[k];
       if ((k === "cost" || k === "level") && typeof a === "string" && typeof b === "string")
         return !sameNumber(a, b);
+      if (k === "start" || k === "end") return ms(a) !== ms(b);
       return a !== b;
-    });
+    };
+    if (lifecycle) {
+      const operation = plan23(
+        { kind, path, ratecard_id: d.rule.id, target_id: e.rule.id, before, after },
+        content.filter((k) => k in after && differs(k)),
+        (["start", "end", "description"] as const).filter(differs),
+        { now, soon, parentMoved: d.parent !== e.parent },
+      );
+      if (operation) push(operation);
+      continue;
+    }
+    const changes = Object.keys(after).filter(differs);
     if (changes.length === 0) continue;
     const parentReplaced =
       replaced.has(`service:${e.parent}`) ||
@@ -421,8 +628,19 @@ export function planTarget(
       ...(reason ? { reason } : {}),
     });
   }
-  for (const e of extra)
-    leftover.push(onlyInTarget(e.rule.kind, rulePath(e), e.rule.id, ruleAttributes(e)));
+  for (const e of extra) {
+    if (v23 && e.rule.kind === "mapping" && ended(e.rule.end ?? null)) {
+      continue;
+    }
+    leftover.push(
+      onlyInTarget(
+        e.rule.kind,
+        rulePath(e),
+        e.rule.id,
+        ruleAttributes(e, v23 && e.rule.kind === "mapping"),
+      ),
+    );
+  }
 
   // Scripts: CloudKitty updates a script in place (name and data).
   const planScripts = options.scripts ?? true;
@@ -434,10 +652,18 @@ export function planTarget(
     (s) => s.name,
     (s) => mapped("script", s.id),
   );
+  const scriptAttributes = (x: RuleSetDocument["scripts"][number]): Attributes => ({
+    name: x.name,
+    data: x.data,
+    ...(v23
+      ? { start: x.start ?? null, end: x.end ?? null, description: x.description ?? null }
+      : {}),
+  });
   for (const [d, e] of scripts.pairs) {
     const path = `scripts/${d.name}`;
     if (e) matched.push({ kind: "script", ratecard_id: d.id, target_id: e.id });
-    const after = { name: d.name, data: d.data };
+    const after = scriptAttributes(d);
+    if (v23 && ended(after.end) && (!e || ended(e.end ?? null))) continue;
     if (!e) {
       push({
         op: "create",
@@ -450,7 +676,19 @@ export function planTarget(
       });
       continue;
     }
-    const before = { name: e.name, data: e.data };
+    const before = scriptAttributes(e);
+    if (v23) {
+      const operation = plan23(
+        { kind: "script", path, ratecard_id: d.id, target_id: e.id, before, after },
+        (["name", "data"] as const).filter((k) => after[k] !== before[k]),
+        (["start", "end", "description"] as const).filter((k) =>
+          k === "description" ? after[k] !== before[k] : ms(after[k]) !== ms(before[k]),
+        ),
+        { now, soon, parentMoved: false, script: true },
+      );
+      if (operation) push(operation);
+      continue;
+    }
     const changes = (["name", "data"] as const).filter((k) => after[k] !== before[k]);
     if (changes.length > 0)
       push({
@@ -464,10 +702,10 @@ export function planTarget(
         changes,
       });
   }
-  for (const e of scripts.extra)
-    leftover.push(
-      onlyInTarget("script", `scripts/${e.name}`, e.id, { name: e.name, data: e.data }),
-    );
+  for (const e of scripts.extra) {
+    if (v23 && ended(e.end ?? null)) continue;
+    leftover.push(onlyInTarget("script", `scripts/${e.name}`, e.id, scriptAttributes(e)));
+  }
 
   // Deletes last, children before parents (the reverse of creation).
   operations.push(...leftover.reverse());
@@ -519,7 +757,8 @@ export function isEmptyTargetPlan(plan: TargetPlan): boolean {
       plan.counts.update +
       plan.counts.replace +
       plan.counts.delete +
-      plan.counts.module ===
+      plan.counts.module +
+      plan.counts.supersede ===
     0
   );
 }

@@ -83,7 +83,49 @@ export type MappingCreate = RuleParent & {
   cost: string;
   group_id?: string | null;
   tenant_id?: string | null;
-};
+} & RuleLifecycle;
+
+/**
+ * CloudKitty 23+'s validity dates and texts on a mapping or script (never sent when absent, so
+ * requests to CloudKitty before 23, which refuses unknown attributes, stay as they were). Moments
+ * are CloudKitty's naive text, `2027-01-01T00:00:00[.ffffff]`: CloudKitty 23 compares them with its
+ * own naive `datetime.now()` and answers 500 to a moment with an offset, so they are UTC written
+ * without one (a CloudKitty host whose local zone is not UTC would read them shifted).
+ */
+export interface RuleLifecycle {
+  start?: string | null;
+  end?: string | null;
+  /** At most 32 characters, unique among CloudKitty's rules of the kind; CloudKitty makes one up when absent. */
+  name?: string | null;
+  description?: string | null;
+}
+
+/**
+ * A CloudKitty 23+ mapping PUT. CloudKitty 23 updates only `cost`, `start`, `end` and
+ * `description` of a rule that has not started (the type, value, tenant and group sent are
+ * ignored; an omitted end or description is cleared), and of a started rule only its `end`, once:
+ * every other attribute sent must then equal what it holds (compared as Python objects: the parent
+ * and group ids compare with its integer keys, so they are never sent here), the end must be in
+ * the future, and a started rule that has an end cannot be changed at all.
+ */
+export interface MappingUpdate23 {
+  cost: string;
+  type: CkRuleType;
+  value?: string | null;
+  tenant_id?: string | null;
+  start?: string | null;
+  end: string | null;
+  description?: string | null;
+}
+
+/** A CloudKitty 23+ script PUT (see MappingUpdate23): `data` only for a script not started yet. */
+export interface ScriptUpdate23 {
+  name: string;
+  data?: string;
+  start?: string | null;
+  end: string | null;
+  description?: string | null;
+}
 
 export type ThresholdCreate = RuleParent & {
   level: string;
@@ -234,8 +276,13 @@ export class CloudKittyClient {
     path: string,
     body: unknown,
     schema: S,
+    query?: Record<string, string>,
   ): Promise<WriteOutcome<z.output<S>>> {
-    const answer = await this.#call("POST", path, { body, accept: [200, 201] });
+    const answer = await this.#call("POST", path, {
+      body,
+      accept: [200, 201],
+      ...(query ? { query } : {}),
+    });
     return {
       status: answer.status,
       requestId: answer.requestId,
@@ -429,9 +476,26 @@ export class CloudKittyClient {
     );
   }
 
-  createMapping(mapping: MappingCreate): Promise<WriteOutcome<CkMapping>> {
+  /** `force` (CloudKitty 23+): a start in the past is accepted. */
+  createMapping(
+    mapping: MappingCreate,
+    options: { force?: boolean } = {},
+  ): Promise<WriteOutcome<CkMapping>> {
     requireDecimal("cost", mapping.cost);
-    return this.#create(`${HASHMAP}/mappings`, ruleBody(mapping), ZMapping);
+    return this.#create(
+      `${HASHMAP}/mappings`,
+      { ...ruleBody(mapping), ...lifecycleBody(mapping) },
+      ZMapping,
+      options.force ? { force: "true" } : undefined,
+    );
+  }
+  /** A CloudKitty 23+ PUT: exactly the attributes given (see MappingUpdate23). */
+  updateMapping23(mappingId: string, update: MappingUpdate23): Promise<WriteOutcome<undefined>> {
+    requireDecimal("cost", update.cost);
+    const body: Record<string, unknown> = { cost: update.cost, type: update.type };
+    for (const key of ["value", "tenant_id", "start", "end", "description"] as const)
+      if (update[key] !== undefined) body[key] = update[key];
+    return this.#update(`${HASHMAP}/mappings/${encodeURIComponent(mappingId)}`, body);
   }
   updateMapping(mappingId: string, mapping: MappingUpdate): Promise<WriteOutcome<undefined>> {
     requireDecimal("cost", mapping.cost);
@@ -464,8 +528,32 @@ export class CloudKittyClient {
     return this.#delete(`${HASHMAP}/thresholds/${encodeURIComponent(thresholdId)}`);
   }
 
-  createScript(script: { name: string; data: string }): Promise<WriteOutcome<CkScript>> {
-    return this.#create(`${PYSCRIPTS}/scripts`, { name: script.name, data: script.data }, ZScript);
+  createScript(
+    script: { name: string; data: string } & Omit<RuleLifecycle, "name">,
+    options: { force?: boolean } = {},
+  ): Promise<WriteOutcome<CkScript>> {
+    return this.#create(
+      `${PYSCRIPTS}/scripts`,
+      { name: script.name, data: script.data, ...lifecycleBody({ ...script, name: undefined }) },
+      ZScript,
+      options.force ? { force: "true" } : undefined,
+    );
+  }
+  /** A CloudKitty 23+ script PUT: exactly the attributes given (see ScriptUpdate23). */
+  async updateScript23(scriptId: string, update: ScriptUpdate23): Promise<WriteOutcome<CkScript>> {
+    const body: Record<string, unknown> = { name: update.name };
+    for (const key of ["data", "start", "end", "description"] as const)
+      if (update[key] !== undefined) body[key] = update[key];
+    const answer = await this.#call("PUT", `${PYSCRIPTS}/scripts/${encodeURIComponent(scriptId)}`, {
+      body,
+      accept: [200, 201],
+    });
+    return {
+      status: answer.status,
+      requestId: answer.requestId,
+      location: answer.location,
+      object: readAnswer(answer, ZScript),
+    };
   }
   /** CloudKitty answers 201 with the script here (and a Location with the id twice). */
   async updateScript(
@@ -591,6 +679,14 @@ function ruleBody(rule: {
   if (rule.level !== undefined) body.level = rule.level;
   // A service mapping created without `value` reads back "", with `null` as null: keep which.
   if (rule.value !== undefined) body.value = rule.value;
+  return body;
+}
+
+/** The lifecycle attributes that are set (see RuleLifecycle). */
+function lifecycleBody(rule: RuleLifecycle): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const key of ["start", "end", "name", "description"] as const)
+    if (rule[key] !== undefined && rule[key] !== null) body[key] = rule[key];
   return body;
 }
 

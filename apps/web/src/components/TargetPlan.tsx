@@ -13,7 +13,7 @@ import type { RouterOutputs } from "../trpc";
 
 export type TargetPlanResult = RouterOutputs["targets"]["plan"];
 
-const REPORTED_ONLY: readonly PlanOp[] = ["unmanaged", "duplicate"];
+const REPORTED_ONLY: readonly PlanOp[] = ["unmanaged", "duplicate", "frozen"];
 
 /**
  * A plan as a readable diff grouped by service: each object's line with its attributes
@@ -44,7 +44,15 @@ export function PlanView({ plan }: { plan: TargetPlanResult }) {
         ) : (
           <strong>
             {changes} {changes === 1 ? "change" : "changes"}:{" "}
-            {describeCounts(counts, ["create", "update", "replace", "delete", "module"])}.
+            {describeCounts(counts, [
+              "create",
+              "update",
+              "replace",
+              "supersede",
+              "delete",
+              "module",
+            ])}
+            .
           </strong>
         )}{" "}
         {reported > 0 && <>Also reported: {describeCounts(counts, REPORTED_ONLY)}.</>}
@@ -58,6 +66,15 @@ export function PlanView({ plan }: { plan: TargetPlanResult }) {
           ? " The target prunes: objects only in CloudKitty are deleted."
           : " The target does not prune: objects only in CloudKitty are left alone (unmanaged)."}
       </p>
+      {plan.generation === "23+" && (
+        <p className="muted" role="note">
+          CloudKitty 23 or later: rules are sent with their validity dates, scheduled ones included.
+          A started rule cannot be changed there except its end, so a price change is a{" "}
+          <em>supersede</em>: the old rule ends at T and Ratecard&apos;s starts at T (no gap, no
+          overlap; T is Ratecard&apos;s start, or the moment of the apply). <em>Frozen</em> lines
+          are changes CloudKitty 23 refuses on a started rule: listed, not applied.
+        </p>
+      )}
       {plan.notes.length > 0 && (
         <ul className="target-list muted">
           {plan.notes.map((note) => (

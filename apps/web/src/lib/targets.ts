@@ -272,11 +272,24 @@ export const PLAN_OPS = [
   "module",
   "unmanaged",
   "duplicate",
+  "supersede",
+  "frozen",
 ] as const;
 export type PlanOp = (typeof PLAN_OPS)[number];
 
-/** What apply would do: unmanaged and duplicate objects are reported, never changed. */
-export const CHANGING_OPS: readonly PlanOp[] = ["create", "update", "replace", "delete", "module"];
+/**
+ * What apply would do: unmanaged and duplicate objects are reported, never changed, and so are
+ * "frozen" ones (a change CloudKitty 23+ refuses on a started rule). "supersede" (CloudKitty 23+)
+ * ends a started rule at T and creates Ratecard's from T.
+ */
+export const CHANGING_OPS: readonly PlanOp[] = [
+  "create",
+  "update",
+  "replace",
+  "supersede",
+  "delete",
+  "module",
+];
 
 export const OP_LABEL: Record<PlanOp, string> = {
   create: "create",
@@ -286,6 +299,8 @@ export const OP_LABEL: Record<PlanOp, string> = {
   module: "module",
   unmanaged: "unmanaged",
   duplicate: "duplicate",
+  supersede: "supersede",
+  frozen: "frozen",
 };
 
 type Scalar = string | number | boolean | null;
@@ -327,6 +342,8 @@ function pluralOp(op: PlanOp): string {
       return "unmanaged";
     case "duplicate":
       return "duplicates";
+    case "frozen":
+      return "frozen";
     case "module":
       return "module changes";
     default:
@@ -362,7 +379,8 @@ export interface PlanGroup {
 }
 
 // What a rule's line shows for a create or a delete: its price, not every attribute.
-const SHOWN_ON_CREATE = ["type", "cost", "tenant_id", "group", "name"];
+// CloudKitty 23+: its validity dates too.
+const SHOWN_ON_CREATE = ["type", "cost", "tenant_id", "group", "name", "start", "end"];
 // Attributes that are plumbing on a line already placed under its service and parent.
 const HIDDEN = new Set(["parent", "service"]);
 

@@ -3,10 +3,12 @@ import {
   applyTargetPlan,
   isEmptyTargetPlan,
   planTarget,
+  SUPERSEDE_DELAY_MS,
   type AppliedOperation,
   type ApplyOutcome,
   type IdKind,
   type ImportReport,
+  type PlanGeneration,
   type TargetApplyStatus,
   type TargetMatch,
   type TargetPlan,
@@ -96,18 +98,27 @@ export interface DesiredRuleSet {
 }
 
 /**
- * Ratecard's rule set as a CloudKitty before 23 can hold it: the rules and scripts in force now
- * (started, not ended; soft-deleted ones are never in the rule set). CloudKitty 17 has no validity
+ * Ratecard's rule set as the target can hold it. Before 23: the rules and scripts in force now
+ * (started, not ended; soft-deleted ones are never in the rule set): CloudKitty 17 has no validity
  * dates, so a scheduled rule sent now would bill at once, and an ended one would go on billing.
+ * 23+: mappings and scripts with their validity dates, scheduled and ended ones included (the plan
+ * creates a scheduled rule with its start and ends a rule Ratecard ended); thresholds in force only,
+ * since CloudKitty 23's thresholds have no dates.
  */
-export async function desiredRuleSet(prisma: PrismaClient, now: Date): Promise<DesiredRuleSet> {
-  const current = await currentRuleSet(prisma);
+export async function desiredRuleSet(
+  prisma: PrismaClient,
+  now: Date,
+  generation: PlanGeneration = "pre-23",
+): Promise<DesiredRuleSet> {
+  const v23 = generation === "23+";
+  const current = await currentRuleSet(prisma, v23 ? { lifecycle: true } : {});
   const notInForce = { deleted: null, OR: [{ start: { gt: now } }, { end: { lte: now } }] };
   const select = { id: true, start: true } as const;
+  const none = Promise.resolve([] as { id: string; start: Date }[]);
   const [mappings, thresholds, scripts] = await Promise.all([
-    prisma.mapping.findMany({ where: notInForce, select }),
+    v23 ? none : prisma.mapping.findMany({ where: notInForce, select }),
     prisma.threshold.findMany({ where: notInForce, select }),
-    prisma.script.findMany({ where: notInForce, select }),
+    v23 ? none : prisma.script.findMany({ where: notInForce, select }),
   ]);
   const out = new Set([
     ...mappings.map((r) => `mapping:${r.id}`),
@@ -134,6 +145,12 @@ export async function desiredRuleSet(prisma: PrismaClient, now: Date): Promise<D
     scripts: keep("script", current.scripts),
   };
   return { document, revision: current.revision, leftOut };
+}
+
+/** The API generation of the target's last probe ("pre-23" when none said 23+). */
+export function lastGeneration(row: TargetRow): PlanGeneration {
+  const last = row.lastProbe ? (JSON.parse(row.lastProbe) as ProbeReport) : null;
+  return last?.generation === "23+" ? "23+" : "pre-23";
 }
 
 // -------------------------------------------------------------------------------------- plan
@@ -190,11 +207,15 @@ async function makePlan(
   box: TargetSecretBox,
   row: TargetRow,
   now: Date,
+  generation: PlanGeneration,
 ): Promise<Planned> {
-  const read = await readTargetRuleSet(prisma, box, row);
-  const desired = await desiredRuleSet(prisma, now);
+  const v23 = generation === "23+";
+  const read = await readTargetRuleSet(prisma, box, row, { lifecycle: v23 });
+  const desired = await desiredRuleSet(prisma, now, generation);
   const idMap = await loadIdMap(prisma, row.id);
   const plan = planTarget(desired.document, read.document, {
+    generation,
+    now,
     prune: row.prune,
     duplicates: read.report.duplicates,
     // Costs that came back as a double's expansion: the target stores doubles (SQLite).
@@ -213,18 +234,44 @@ async function makePlan(
   };
 }
 
-const NOT_BUILT_23 =
-  "applying to CloudKitty 23 or later (API generation 23+) is not built yet: CloudKitty 23 " +
-  "forbids editing a rule that has started, so a price change must be sent as 'end the old rule " +
-  "at T, start the new one at T', which needs the rule lifecycle's validity dates in the " +
-  "bridge. Import, plan and drift work on a 23+ target";
-
-function planNotes(row: TargetRow, generation: Generation, desired: DesiredRuleSet): string[] {
+function planNotes(
+  row: TargetRow,
+  generation: Generation,
+  desired: DesiredRuleSet,
+  plan: TargetPlan,
+  superseded: number,
+): string[] {
   const notes: string[] = [];
-  if (generation === "23+") notes.push(`This target runs CloudKitty 23 or later: ${NOT_BUILT_23}.`);
-  else if (generation === "unknown")
+  if (generation === "unknown")
     notes.push("The target's API generation is unknown (its probe failed): apply is refused.");
-  if (generation !== "23+") {
+  if (generation === "23+") {
+    const { scheduled, ended } = desired.leftOut;
+    notes.push(
+      "This target runs CloudKitty 23 or later: mappings and scripts are planned with their " +
+        "validity dates, scheduled ones included (sent with their start). CloudKitty 23 forbids " +
+        "changing a started rule except its end, once: such a change is a 'supersede' (the old " +
+        "rule ends at T and Ratecard's starts at T: no gap, no overlap; T is Ratecard's start when " +
+        `later than the apply, else the apply's moment plus ${SUPERSEDE_DELAY_MS / 1000} s), a rule that has not ` +
+        "started is updated in place (cost, start, end, description) or replaced (type, value, " +
+        "tenant, group), and an end is an update. The start of a rule that has started on both " +
+        "sides is not compared, nor its description; names are sent on create, never compared. " +
+        "CloudKitty's ended rules are its history: never deleted or reported.",
+    );
+    if (plan.counts.frozen > 0)
+      notes.push(
+        `${plan.counts.frozen} changes CloudKitty 23 refuses on a started rule ('frozen', not applied): see each one's reason.`,
+      );
+    if (superseded > 0)
+      notes.push(
+        `${superseded} CloudKitty rules are followed by a later one of the same key (the past of a supersede): left alone.`,
+      );
+    notes.push(
+      "CloudKitty 23's thresholds have no validity dates: they are planned as before 23, in force now only" +
+        (scheduled + ended > 0
+          ? ` (${scheduled} scheduled and ${ended} ended thresholds left out).`
+          : "."),
+    );
+  } else {
     const { scheduled, ended } = desired.leftOut;
     notes.push(
       "Planned against the rules in force now: CloudKitty before 23 has no validity dates" +
@@ -253,14 +300,17 @@ export async function planTargetRules(
   let row = await findRow(prisma, targetId);
   const generation = await generationOf(prisma, box, row);
   row = await findRow(prisma, targetId);
+  const planGeneration: PlanGeneration = generation === "23+" ? "23+" : "pre-23";
   const { plan, desired, fingerprint, report, requestCount } = await makePlan(
     prisma,
     box,
     row,
     startedAt,
+    planGeneration,
   );
   const { matched: _matched, ...shown } = plan;
-  const notes = planNotes(row, generation, desired);
+  const notes = planNotes(row, generation, desired, plan, report.superseded?.length ?? 0);
+  const inForceOnly = planGeneration !== "23+";
   const run = await recordRun(prisma, {
     targetId,
     kind: "plan",
@@ -273,7 +323,7 @@ export async function planTargetRules(
       counts: plan.counts,
       generation,
       target_revision: row.revision,
-      in_force_only: true,
+      in_force_only: inForceOnly,
       left_out: desired.leftOut,
       notes,
     },
@@ -289,7 +339,7 @@ export async function planTargetRules(
     prune: row.prune,
     push_scripts: row.pushScripts,
     push_modules: row.pushModules,
-    in_force_only: true,
+    in_force_only: inForceOnly,
     left_out: desired.leftOut,
     notes,
     ...shown,
@@ -318,7 +368,7 @@ const applying = new Set<string>();
 
 /**
  * Carries out the plan `planId` on the target. Refused (409, kept as a 'refused' run) when the
- * target is an import source, runs CloudKitty 23+, or when Ratecard's revision, the target's
+ * target is an import source, its generation was unknown when planned, or when Ratecard's revision, the target's
  * fingerprint or the target's settings moved since the plan. The answer is the apply's run.
  */
 export async function applyTargetRules(
@@ -367,8 +417,7 @@ export async function applyTargetRules(
     );
   }
   const summary = planRun.summary as { generation?: Generation; target_revision?: number };
-  if (summary.generation === "23+") throw await refuse(`Target ${row.name}: ${NOT_BUILT_23}.`);
-  if (summary.generation !== "pre-23") {
+  if (summary.generation !== "pre-23" && summary.generation !== "23+") {
     throw await refuse(
       `Target ${row.name}: its API generation was unknown when planned (probe it, then plan again).`,
     );
@@ -387,7 +436,7 @@ export async function applyTargetRules(
   try {
     let planned: Planned;
     try {
-      planned = await makePlan(prisma, box, row, startedAt);
+      planned = await makePlan(prisma, box, row, startedAt, summary.generation);
     } catch (error) {
       await recordRun(prisma, {
         targetId,
@@ -421,6 +470,7 @@ export async function applyTargetRules(
       ratecard: planned.desired.document,
       pushScripts: row.pushScripts,
       pushModules: row.pushModules,
+      generation: summary.generation,
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
       onId: async (entry) => {
         await prisma.$transaction([...writeIdEntry(prisma, targetId, entry)]);

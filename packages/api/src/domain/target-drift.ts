@@ -3,7 +3,7 @@ import { CloudKittyClientError, type CkMetric } from "@ratecard/cloudkitty";
 import type { PrismaClient } from "@ratecard/db";
 import type { RuleSetDocument } from "@ratecard/ruleset";
 import type { AuditContext } from "./audit.js";
-import { desiredRuleSet, loadIdMap } from "./target-apply.js";
+import { desiredRuleSet, lastGeneration, loadIdMap } from "./target-apply.js";
 import { lastRun, recordRun, runActor } from "./target-runs.js";
 import { findRow, readTargetRuleSet, targetClient, type TargetSecretBox } from "./targets.js";
 
@@ -40,13 +40,15 @@ export async function checkTargetDrift(
   const row = await findRow(prisma, targetId);
   const startedAt = new Date();
   const actor = runActor(audit);
-  // Ratecard's side is what a plan would send now: the rules in force (a scheduled or ended rule
-  // is left out of a plan, so it is not "missing" from CloudKitty either).
-  const { document: current } = await desiredRuleSet(prisma, startedAt);
+  // Ratecard's side is what a plan would send now: before 23 the rules in force (a scheduled or
+  // ended rule is left out of a plan, so it is not "missing" from CloudKitty either); to a 23+
+  // target the rules with their validity dates, compared as its plan does.
+  const generation = lastGeneration(row);
+  const { document: current } = await desiredRuleSet(prisma, startedAt, generation);
 
   let read;
   try {
-    read = await readTargetRuleSet(prisma, box, row);
+    read = await readTargetRuleSet(prisma, box, row, { lifecycle: generation === "23+" });
   } catch (error) {
     await recordRun(prisma, {
       targetId,
@@ -92,6 +94,8 @@ export async function checkTargetDrift(
     scripts: row.pushScripts,
     modules: row.pushModules,
     idMap,
+    generation,
+    now: startedAt,
   });
   if (!row.pushScripts) notes.push("scripts are not pushed to this target: not compared");
   if (!row.pushModules) notes.push("module states are not pushed to this target: not compared");

@@ -502,6 +502,7 @@ export async function readTargetRuleSet(
   prisma: PrismaClient,
   box: TargetSecretBox,
   row: TargetRow,
+  options: { lifecycle?: boolean } = {},
 ): Promise<ReturnType<typeof convertRuleSet> & { requestCount: number; fingerprint: string }> {
   const client = targetClient(row, box);
   let source;
@@ -514,7 +515,11 @@ export async function readTargetRuleSet(
     throw error;
   }
   const modules = await prisma.ratingModule.findMany({ select: { id: true } });
-  const converted = convertRuleSet(source, { modules: modules.map((m) => m.id) });
+  // A CloudKitty 23+ target's plan and drift compare validity dates (an import leaves them out).
+  const converted = convertRuleSet(source, {
+    modules: modules.map((m) => m.id),
+    ...(options.lifecycle ? { lifecycle: true } : {}),
+  });
   return {
     ...converted,
     requestCount: source.requestCount,
