@@ -1,16 +1,15 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCliWith, type Cli } from "./support/cli.js";
 import { createClient, HASHMAP, type ApiResponse, type Client } from "./support/client.js";
 import { queryDatabase } from "./support/database.js";
 import {
   applicationCredential,
+  cloudKittyBehindKeystone,
   KEYSTONE_URL,
+  keystoneRest,
   SEED_PASSWORD,
   userToken,
   type ApplicationCredential,
@@ -33,23 +32,11 @@ import { startServer, type TestServer } from "./support/server.js";
 // Secrets (a password, an application credential's secret, a wrong password) must never show in
 // an answer, the audit trail, the run history or the server's output.
 
-const run = promisify(execFile);
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const openstackReference =
-  process.env.OPENSTACK_REFERENCE_DIR ||
-  path.resolve(repositoryRoot, "../shared/reference/openstack");
-
-const CK_DIR = process.env.CK_KEYSTONE_TEST_DIR ?? "/tmp/ck-ks-server-targets";
-const CK_PORT = Number(process.env.CK_KEYSTONE_TEST_PORT ?? 8897);
-const CK_URL = `http://127.0.0.1:${CK_PORT}`;
-const ckEnv = {
-  ...process.env,
-  CK_DIR,
-  CK_PORT: String(CK_PORT),
-  KS_URL: KEYSTONE_URL,
-  SEED_PASSWORD,
-};
-const ckScript = (name: string) => path.join(openstackReference, name);
+const cloudKitty = cloudKittyBehindKeystone({
+  dir: process.env.CK_KEYSTONE_TEST_DIR ?? "/tmp/ck-ks-server-targets",
+  port: Number(process.env.CK_KEYSTONE_TEST_PORT ?? 8897),
+});
+const CK_URL = cloudKitty.url;
 
 const TARGETS = "/v1/ratecard/targets";
 const RULESET = "/v1/ratecard/ruleset";
@@ -59,21 +46,7 @@ const BRIDGE_USER = "ratecard-bridge-test";
 const BRIDGE_PASSWORD = `bridge-pw-${Math.random().toString(36).slice(2)}-Kq7`;
 const WRONG_PASSWORD = `wrong-pw-${Math.random().toString(36).slice(2)}-Zt4`;
 
-async function keystone(
-  token: string,
-  method: string,
-  requestPath: string,
-  body?: unknown,
-): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${KEYSTONE_URL}${requestPath}`, {
-    method,
-    headers: { "Content-Type": "application/json", "X-Auth-Token": token },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
+const keystone = keystoneRest();
 
 /** Creates (or resets) BRIDGE_USER with the admin role on project admin, as rating-admin has. */
 async function createBridgeUser(): Promise<string> {
@@ -163,8 +136,7 @@ describe("CloudKitty targets behind Keystone", () => {
       timings.catalog = Date.now() - started;
       started = Date.now();
       // Installs Debian's CloudKitty the first time (minutes); then starts it or finds it running.
-      await run(ckScript("ck-keystone-start.sh"), [], { env: ckEnv, timeout: 15 * 60_000 });
-      await run(ckScript("ck-keystone-reset.sh"), [], { env: ckEnv, timeout: 60_000 });
+      await cloudKitty.start();
       timings.cloudkitty = Date.now() - started;
       bridgeUserId = await createBridgeUser();
       credential = await applicationCredential("rating-admin");
@@ -180,9 +152,7 @@ describe("CloudKitty targets behind Keystone", () => {
     await server?.stop();
     await credential?.delete().catch(() => undefined);
     if (bridgeUserId) await deleteBridgeUser(bridgeUserId).catch(() => undefined);
-    await run(ckScript("ck-keystone-stop.sh"), [], { env: ckEnv, timeout: 60_000 }).catch(
-      () => undefined,
-    );
+    await cloudKitty.stop().catch(() => undefined);
     await catalog?.release();
     console.info(`target-keystone setup (ms): ${JSON.stringify(timings)}`);
   }, 120_000);

@@ -83,6 +83,28 @@ export function userToken(
   });
 }
 
+/**
+ * Keystone's REST at `url` with a token (the bootstrap admin's or a seeded user's), answering the
+ * status and the parsed body: `keystoneRest()(adminToken, "GET", "/v3/users?name=x")`.
+ */
+export function keystoneRest(url = KEYSTONE_URL) {
+  return async (
+    token: string,
+    method: string,
+    requestPath: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: any }> => {
+    const response = await fetch(`${url}${requestPath}`, {
+      method,
+      headers: { "Content-Type": "application/json", "X-Auth-Token": token },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+}
+
 /** Revokes a token at Keystone (the token revokes itself). */
 export async function revokeToken(token: string, url = KEYSTONE_URL): Promise<void> {
   const response = await fetch(`${url}/v3/auth/tokens`, {
@@ -246,7 +268,15 @@ export function privateKeystone(name: string, port: number): KeystoneInstance {
   );
 }
 
-export function keystoneInstance(dir: string, port: number): KeystoneInstance {
+/**
+ * `ratingUrl`: where the catalog's `rating` endpoints point when start() seeds this Keystone (a
+ * Keystone already seeded keeps its catalog).
+ */
+export function keystoneInstance(
+  dir: string,
+  port: number,
+  ratingUrl = "http://127.0.0.1:8889",
+): KeystoneInstance {
   const url = `http://127.0.0.1:${port}`;
   const env = { ...process.env, KS_DIR: dir, KS_PORT: String(port), SEED_PASSWORD };
   const script = (name: string) => path.join(referenceDir, name);
@@ -267,7 +297,7 @@ export function keystoneInstance(dir: string, port: number): KeystoneInstance {
         () => false,
       );
       if (!seeded) {
-        await run(script("keystone-seed.sh"), ["http://127.0.0.1:8889"], { env, timeout: 300_000 });
+        await run(script("keystone-seed.sh"), [ratingUrl], { env, timeout: 300_000 });
       }
     },
     async stop() {
@@ -293,4 +323,41 @@ export async function setPassword(
   });
   await response.body?.cancel();
   if (response.status !== 200) throw new Error(`setting a password answered ${response.status}`);
+}
+
+/** The real CloudKitty 17 with auth_strategy = keystone, run by the reference scripts. */
+export interface CloudKittyBehindKeystone {
+  url: string;
+  /** ck-keystone-start.sh (the first start installs Debian's packages: minutes), then an empty one. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A CloudKitty behind the Keystone at `keystoneUrl` (which must be seeded, its catalog pointing
+ * the `rating` service at this CloudKitty's URL), on a directory and port of its caller's own.
+ */
+export function cloudKittyBehindKeystone(options: {
+  dir: string;
+  port: number;
+  keystoneUrl?: string;
+}): CloudKittyBehindKeystone {
+  const env = {
+    ...process.env,
+    CK_DIR: options.dir,
+    CK_PORT: String(options.port),
+    KS_URL: options.keystoneUrl ?? KEYSTONE_URL,
+    SEED_PASSWORD,
+  };
+  const script = (name: string) => path.join(referenceDir, name);
+  return {
+    url: `http://127.0.0.1:${options.port}`,
+    async start() {
+      await run(script("ck-keystone-start.sh"), [], { env, timeout: 15 * 60_000 });
+      await run(script("ck-keystone-reset.sh"), [], { env, timeout: 60_000 });
+    },
+    async stop() {
+      await run(script("ck-keystone-stop.sh"), [], { env, timeout: 60_000 });
+    },
+  };
 }

@@ -3,7 +3,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createClient, type Client, type RequestOptions } from "./client.js";
-import { KEYSTONE_URL, SEED_PASSWORD, SEEDED, userToken, type SeededUser } from "./keystone.js";
+import {
+  KEYSTONE_URL,
+  keystoneRest,
+  SEED_PASSWORD,
+  SEEDED,
+  userToken,
+  type SeededUser,
+} from "./keystone.js";
 
 // Starting the OpenStack control plane of ../shared/reference/openstack (Keystone, Horizon) with
 // scripts/openstack-for-tests.sh, pointing its catalog at a server, and the CLI and REST clients
@@ -73,21 +80,7 @@ export interface CatalogLease {
   release(): Promise<void>;
 }
 
-async function keystoneAsAdmin(
-  token: string,
-  method: string,
-  requestPath: string,
-  body?: unknown,
-): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${KEYSTONE_URL}${requestPath}`, {
-    method,
-    headers: { "Content-Type": "application/json", "X-Auth-Token": token },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
+const keystoneAsAdmin = keystoneRest();
 
 /**
  * Re-points the seeded "rating" endpoints (public, internal, admin in RegionOne) at `ratingUrl`
