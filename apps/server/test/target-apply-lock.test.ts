@@ -29,6 +29,8 @@ const cloudKitty = referenceCloudKitty({
 const LEASE_SECONDS = 2;
 const KILLED_LEASE_SECONDS = 4;
 const MAPPINGS = 40;
+/** Applies of one plan sent at once, alternately through each instance. */
+const PARALLEL = 8;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -216,49 +218,61 @@ describe("the apply lease across two instances on one database", () => {
     await cloudKitty.stop();
   }, 120_000);
 
-  it("one of two simultaneous applies of one plan runs; the other gets a 409 naming its holder", async () => {
+  it("of simultaneous applies of one plan through both instances one runs; the others get a 409 naming its holder", async () => {
+    const before = (await apiA.get(`${TARGETS}/${targetId}`)).body.updated_at as string;
     const { plan_id } = await plan(apiA);
     // The apply that runs stops after its service, its field and one mapping, until let go.
     gate.holdAfter(3);
-    let settled = 0;
-    const answers = [apiA, apiB].map((api) =>
-      apply(api, plan_id).finally(() => {
-        settled += 1;
-      }),
+    const answers = Array.from({ length: PARALLEL }, (_, i) =>
+      apply(i % 2 === 0 ? apiA : apiB, plan_id),
     );
-    const first = await Promise.race(answers.map((answer, i) => answer.then(() => i)));
-    const loser = await answers[first]!;
-    const winner = first === 0 ? b : a;
-    expectLeaseRefusal(loser, winner);
+    let settled = 0;
+    for (const answer of answers)
+      void answer.then(() => {
+        settled += 1;
+      });
     await until("the apply's held write", () => gate.held() > 0);
+    const taken = lease();
+    const winner = [a, b].find((server) => taken?.holder.endsWith(` pid ${server.process.pid}`))!;
+    expect(winner, `held by ${taken?.holder}`).toBeDefined();
+    await until("every refusal", () => settled === PARALLEL - 1);
+    const refused: ApiResponse<any>[] = [];
+    let running: Promise<ApiResponse<any>> | undefined;
+    for (const answer of answers) {
+      const first = await Promise.race([answer, sleep(100).then(() => null)]);
+      if (first) refused.push(first);
+      else running = answer;
+    }
+    expect(refused).toHaveLength(PARALLEL - 1);
+    for (const answer of refused) expectLeaseRefusal(answer, winner);
 
     // Renewed while the apply runs: past the first lease's end, still held, still refused.
-    const taken = lease();
-    expect(taken?.holder).toMatch(new RegExp(` pid ${winner.process.pid}$`));
     await sleep(Math.max(0, taken!.until - Date.now()) + 500);
-    expect(settled).toBe(1);
+    expect(settled).toBe(PARALLEL - 1);
     expect(lease()).toEqual({ holder: taken!.holder, until: expect.any(Number) });
     expect(lease()!.until).toBeGreaterThan(taken!.until);
-    expectLeaseRefusal(await apply(first === 0 ? apiA : apiB, plan_id), winner);
+    expectLeaseRefusal(await apply(winner === a ? apiB : apiA, plan_id), winner);
 
     gate.open();
-    const won = await answers[1 - first]!;
+    const won = await running!;
     expect(won.status, won.text).toBe(200);
     expect(won.body.status).toBe("ok");
     expect(won.body.counts.done).toBe(MAPPINGS + 2);
     expect(lease()).toBeNull();
     await expectCloudKittyHolds(MAPPINGS);
+    // The lease is not a change of the target's settings.
+    expect((await apiB.get(`${TARGETS}/${targetId}`)).body.updated_at).toBe(before);
 
     // Each refusal is in the run history with the holding it met.
     const runs = await apiB.get(`${TARGETS}/${targetId}/runs`, { query: { kind: "apply" } });
     expect(runs.status, runs.text).toBe(200);
     const statuses = runs.body.runs.map((run: { status: string }) => run.status).sort();
-    expect(statuses).toEqual(["ok", "refused", "refused"]);
+    expect(statuses).toEqual(["ok", ...Array<string>(PARALLEL).fill("refused")]);
     for (const run of runs.body.runs.filter((r: { status: string }) => r.status === "refused")) {
       expect(run.plan_id).toBe(plan_id);
       expect(run.error).toMatch(/an apply is under way since/);
       expect(run.summary.apply_lock).toMatchObject({
-        holder: expect.stringMatching(new RegExp(` pid ${winner.process.pid}$`)),
+        holder: taken!.holder,
         plan_id,
       });
     }
