@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HASHMAP } from "./support/client.js";
+import { HASHMAP, PYSCRIPTS } from "./support/client.js";
 import { cloudKittyAndRatecard } from "./support/cloudkitty.js";
 import { CLOUDKITTY_23_SRC, cloudKitty23 } from "./support/cloudkitty-23.js";
 
@@ -50,7 +50,7 @@ describe.skipIf(!CLOUDKITTY_23_SRC)(
       return answer.body;
     };
 
-    it("applies with validity dates, supersedes a started rule's price change with no gap, and converges", async () => {
+    it("applies with validity dates, supersedes a started rule's price change with no gap, pushes scripts with dates, and converges", async () => {
       const compute = (await created(`${HASHMAP}/services`, { name: "compute" })).service_id;
       const flavor = (await created(`${HASHMAP}/fields`, { service_id: compute, name: "flavor" }))
         .field_id;
@@ -206,6 +206,69 @@ describe.skipIf(!CLOUDKITTY_23_SRC)(
       const third = await post(`${TARGETS}/${id}/plan`);
       expect(changing(third.body.counts), third.text).toBe(0);
       expect(third.body.counts.unmanaged + third.body.counts.frozen, third.text).toBe(0);
+
+      // Scripts (the target opts in): one in force, one scheduled; then an end, and a change of a
+      // started script under the same name, which CloudKitty 23 cannot take (frozen).
+      const discount = (
+        await created(`${PYSCRIPTS}/scripts`, { name: "discount", data: "a = 1\n" })
+      ).script_id;
+      await created(`${PYSCRIPTS}/scripts`, {
+        name: "promo",
+        data: "b = 2\n",
+        start: tomorrow,
+        description: "from tomorrow",
+      });
+      const patched = await ratecard.api.request("PATCH", `${TARGETS}/${id}`, {
+        body: { push_scripts: true },
+      });
+      expect(patched.status, patched.text).toBe(200);
+      const scriptsPlan = await post(`${TARGETS}/${id}/plan`);
+      expect(
+        scriptsPlan.body.operations.map((o: any) => [o.op, o.path]).sort(),
+        scriptsPlan.text,
+      ).toEqual([
+        ["create", "scripts/discount"],
+        ["create", "scripts/promo"],
+      ]);
+      const scriptsApplied = await post(`${TARGETS}/${id}/apply`, {
+        plan_id: scriptsPlan.body.plan_id,
+      });
+      expect(scriptsApplied.body.status, scriptsApplied.text).toBe("ok");
+      const scripts = async () =>
+        ((await ck(`${PYSCRIPTS}/scripts`)).scripts as any[]).sort((a, b) =>
+          a.name < b.name ? -1 : 1,
+        );
+      const [ckDiscount, ckPromo] = await scripts();
+      expect(ckDiscount).toMatchObject({ name: "discount", data: "a = 1\n", end: null });
+      expect(ckPromo).toMatchObject({
+        name: "promo",
+        start: tomorrow,
+        description: "from tomorrow",
+      });
+
+      const ended = await ratecard.api.request("PUT", `${PYSCRIPTS}/scripts/${discount}`, {
+        body: { name: "discount", data: "a = 1\n", end: later },
+      });
+      expect(ended.status, ended.text).toBeLessThan(400);
+      const endPlan = await post(`${TARGETS}/${id}/plan`);
+      expect(
+        endPlan.body.operations.map((o: any) => [o.op, o.path, o.changes]),
+        endPlan.text,
+      ).toEqual([["update", "scripts/discount", ["end"]]]);
+      const endApplied = await post(`${TARGETS}/${id}/apply`, { plan_id: endPlan.body.plan_id });
+      expect(endApplied.body.status, endApplied.text).toBe("ok");
+      expect((await scripts())[0]).toMatchObject({ name: "discount", end: later, data: "a = 1\n" });
+
+      const rewritten = await ratecard.api.request("PUT", `${PYSCRIPTS}/scripts/${discount}`, {
+        body: { name: "discount", data: "a = 3\n" },
+      });
+      expect(rewritten.status, rewritten.text).toBeLessThan(400);
+      const frozenPlan = await post(`${TARGETS}/${id}/plan`);
+      expect(
+        frozenPlan.body.operations.map((o: any) => [o.op, o.path]),
+        frozenPlan.text,
+      ).toEqual([["frozen", "scripts/discount"]]);
+      expect(changing(frozenPlan.body.counts)).toBe(0);
     }, 180_000);
   },
 );
