@@ -127,6 +127,68 @@ describe("console.warnings", () => {
   });
 });
 
+describe("console.rules with warnings", () => {
+  const rowsOf = async (input: Record<string, unknown>) =>
+    (await query("console.rules", { ...input, limit: 500 })).rows as any[];
+
+  it("names with each row the warnings that involve its rule, only when asked", async () => {
+    for (const row of await rowsOf({ field_id: fieldId }))
+      expect(row).not.toHaveProperty("warnings");
+    const rows = await rowsOf({ field_id: fieldId, warnings: true });
+    expect(rows).toHaveLength(7);
+    for (const row of rows)
+      expect(row.warnings).toEqual([
+        {
+          warning_key: expect.stringMatching(/^[0-9a-f]{64}$/),
+          code: "rate-without-flat",
+          service_id: serviceId,
+          group_id: groupId,
+          acknowledged: false,
+        },
+      ]);
+    const quiet = await rowsOf({ group_id: groupId, kind: "threshold", warnings: true });
+    expect(quiet).toEqual([]);
+  });
+
+  it("says acknowledged while the acknowledgement holds, and open again once a rule changes", async () => {
+    const service = { service_id: serviceId, kind: "mapping", warnings: true };
+    const override = (await query("hashmap.warnings", { service_id: serviceId })).warnings.find(
+      (warning: any) => warning.code === "tenant-overrides-global",
+    );
+    const acknowledged = await rpc(
+      server.baseUrl,
+      "warnings.acknowledge",
+      {
+        warning_key: override.warning_key,
+        fingerprint: override.fingerprint,
+        note: "acme's contract",
+      },
+      { type: "mutation" },
+    );
+    expect(acknowledged.status, JSON.stringify(acknowledged.body)).toBe(200);
+    const before = await rowsOf(service);
+    expect(before).toHaveLength(2);
+    for (const row of before)
+      expect(row.warnings).toEqual([
+        expect.objectContaining({
+          warning_key: override.warning_key,
+          code: "tenant-overrides-global",
+          acknowledged: true,
+        }),
+      ]);
+
+    const changed = await api.put(`${HASHMAP}/mappings/${tenantServiceMapping.mapping_id}`, {
+      service_id: serviceId,
+      cost: "0.45",
+      type: "flat",
+      tenant_id: "acme",
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBeLessThan(300);
+    for (const row of await rowsOf(service))
+      expect(row.warnings).toEqual([expect.objectContaining({ acknowledged: false })]);
+  });
+});
+
 describe("audit.ofRecord", () => {
   const subjects = (events: any[]) =>
     new Set(events.map((event: any) => `${event.resource_type}:${event.resource_id}`));

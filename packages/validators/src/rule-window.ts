@@ -64,6 +64,8 @@ export const ZRuleWindowInput = z
      * the list scrolls to.
      */
     find: z.object({ kind: z.enum(["mapping", "threshold"]), id: ZText }).optional(),
+    /** With each row, the warnings that involve it (what a list's warning badges show). */
+    warnings: ZQueryBoolean.optional(),
     // Explicit transforms, not bare number leaves (see ZQueryInteger).
     offset: ZQueryInteger(0, 10_000_000).default(0),
     limit: ZQueryInteger(1, RULE_WINDOW_MAX_LIMIT).default(100),
@@ -73,6 +75,17 @@ export const ZRuleWindowInput = z
     path: ["at"],
   });
 export type TRuleWindowInput = z.input<typeof ZRuleWindowInput>;
+
+/** A warning that involves a rule, as the rule's row names it (console.rules with `warnings`). */
+export const ZRuleWarningRef = z.object({
+  warning_key: z.string(),
+  code: z.string(),
+  service_id: z.string().nullable(),
+  group_id: z.string().nullable(),
+  /** Acknowledged, and no rule involved changed since. */
+  acknowledged: z.boolean(),
+});
+export type TRuleWarningRef = z.infer<typeof ZRuleWarningRef>;
 
 /** A row of a rule list: the rule and the names the list shows beside it. */
 export const ZRuleWindowRow = z.object({
@@ -100,6 +113,8 @@ export const ZRuleWindowRow = z.object({
   deleted: z.string().nullable(),
   created_by: z.string().nullable(),
   deleted_by: z.string().nullable(),
+  /** With `warnings`: the warnings that involve the rule (none: an empty list). */
+  warnings: z.array(ZRuleWarningRef).optional(),
 });
 export type TRuleWindowRow = z.infer<typeof ZRuleWindowRow>;
 

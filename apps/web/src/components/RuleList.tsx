@@ -3,7 +3,6 @@ import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { createColumnHelper, flexRender, type CellContext } from "@tanstack/react-table";
 import { useCallback, useId, useMemo, useState, type ReactNode } from "react";
 import type { TRuleWindow } from "@ratecard/validators";
-import { useLookups } from "../hooks";
 import { formatApiMoment, ruleStatus } from "../lib/rule-form";
 import { countText, type RuleListSearch } from "../lib/rule-list";
 import {
@@ -28,7 +27,7 @@ import {
   badgeLabel,
   ruleWarningBadges,
   warningAnchor,
-  warningsFilterForRows,
+  warningBadgeOf,
   type RuleWarningBadge,
 } from "../lib/warnings";
 import { useTRPC } from "../trpc";
@@ -137,7 +136,14 @@ export function RuleList({
     () => listed.rows.some((row) => !row.deleted && ruleStatus(row)),
     [listed.rows],
   );
-  const badges = useRuleWarningBadges(listed.rows);
+  const badges = useMemo(() => {
+    const byRule = new Map<string, RuleWarningBadge>();
+    for (const row of listed.rows) {
+      const badge = warningBadgeOf(row.warnings);
+      if (badge) byRule.set(row.id, badge);
+    }
+    return byRule;
+  }, [listed.rows]);
   const hasBadges = useMemo(
     () => listed.rows.some((row) => badges.has(row.id)),
     [listed.rows, badges],
@@ -310,6 +316,8 @@ function useRuleWindows(filters: RuleWindowFilters, focusRowId: string | undefin
         ...filters,
         offset: index * RULE_WINDOW_SIZE,
         limit: RULE_WINDOW_SIZE,
+        // Each row's warnings, for its badge: no warnings answer naming every rule involved.
+        warnings: true,
       }),
       // Only the same window of the previous filters or sort stands in for this one: another
       // window's rows would show at the wrong place while scrolling.
@@ -398,16 +406,6 @@ function combineWindows(
     error: (queries.find((query) => query.error)?.error ?? null) as Error | null,
     refetch: () => queries.forEach((query) => void query.refetch()),
   };
-}
-
-/**
- * The warnings that involve each of these rules, from the same hashmap.warnings query as the
- * page's warnings panel when the rows allow (one service, or one group), so no second request.
- */
-function useRuleWarningBadges(rows: readonly RuleRow[]): Map<string, RuleWarningBadge> {
-  const { lookups } = useLookups();
-  const filter = useMemo(() => warningsFilterForRows(rows, lookups), [rows, lookups]);
-  return useWarningBadges(filter, rows.length > 0);
 }
 
 /** `columns` with `added` just before the row's actions (or at the end without them). */

@@ -59,6 +59,7 @@ export function windowRowToRuleRow(row: TRuleWindowRow): RuleRow {
     created_by: row.created_by,
     name: row.name,
     description: row.description,
+    ...(row.warnings && { warnings: row.warnings }),
   };
 }
 

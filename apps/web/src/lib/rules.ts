@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { SortingState } from "@tanstack/react-table";
 import type {
   TField,
+  TRuleWarningRef,
   TGroup,
   TMapping,
   TRuleType,
@@ -41,6 +42,8 @@ export interface RuleRow {
   created_by?: string | null | undefined;
   name?: string | null | undefined;
   description?: string | null | undefined;
+  /** The warnings that involve the rule, when the list asked for them (console.rules). */
+  warnings?: TRuleWarningRef[] | undefined;
 }
 
 /** Where a rule stands in its lifecycle; the rule lists filter on it (`?status=`). */

@@ -8,15 +8,13 @@ import {
   splitAcknowledged,
   warningAnchor,
   warningKeyOfAnchor,
-  warningsFilterForRows,
+  warningBadgeOf,
 } from "./warnings";
 
 // Acknowledged warnings and the badges rule lists show: what counts as acknowledged (a reopened
 // acknowledgement does not), which warning a row's badge leads to, and which warnings a list asks for.
 
 const S = "11111111-1111-4111-8111-111111111111";
-const S2 = "12121212-1212-4121-8121-121212121212";
-const F = "22222222-2222-4222-8222-222222222222";
 const G = "33333333-3333-4333-8333-333333333333";
 const A = "44444444-4444-4444-8444-444444444444";
 const B = "55555555-5555-4555-8555-555555555555";
@@ -107,14 +105,29 @@ describe("warning badges on rule rows", () => {
     expect(badgeLabel({ open: 0, acknowledged: 3 })).toBe("3 acknowledged pricing warnings");
   });
 
-  it("asks for the warnings of the rows' one service, else their one group, else all", () => {
-    const lookups = { fields: [{ field_id: F, name: "flavor", service_id: S }] };
-    const serviceRule = { serviceId: S, fieldId: null, groupId: null };
-    const fieldRule = { serviceId: null, fieldId: F, groupId: G };
-    const otherService = { serviceId: S2, fieldId: null, groupId: G };
-    expect(warningsFilterForRows([serviceRule, fieldRule], lookups)).toEqual({ service_id: S });
-    expect(warningsFilterForRows([fieldRule, otherService], lookups)).toEqual({ group_id: G });
-    expect(warningsFilterForRows([serviceRule, otherService], lookups)).toEqual({});
-    expect(warningsFilterForRows([], lookups)).toEqual({});
+  it("makes the same badge from the warnings a console.rules row names", () => {
+    const reference = (code: string, acknowledged = false) => ({
+      warning_key: code.padEnd(64, "0"),
+      code,
+      service_id: S,
+      group_id: G,
+      acknowledged,
+    });
+    const override = reference("tenant-overrides-global");
+    const zero = reference("rate-without-flat");
+    const accepted = reference("flats-do-not-add", true);
+    expect(warningBadgeOf([override, accepted, zero])).toEqual({
+      open: 2,
+      acknowledged: 1,
+      target: zero,
+      codes: ["rate-without-flat", "tenant-overrides-global", "flats-do-not-add"],
+    });
+    expect(warningBadgeOf([accepted])).toMatchObject({
+      open: 0,
+      acknowledged: 1,
+      target: accepted,
+    });
+    expect(warningBadgeOf([])).toBeUndefined();
+    expect(warningBadgeOf(undefined)).toBeUndefined();
   });
 });

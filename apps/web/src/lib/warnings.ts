@@ -1,6 +1,7 @@
 import type {
   TAcknowledgeableWarning,
   TRuleSetWarning,
+  TRuleWarningRef,
   TScopedWarning,
   TWarningAcknowledgement,
 } from "@ratecard/validators";
@@ -179,7 +180,7 @@ const SEVERITY = [
   "group-named-default",
 ];
 
-export function bySeverity<Warning extends TRuleSetWarning>(
+export function bySeverity<Warning extends { code: string }>(
   warnings: readonly Warning[],
 ): Warning[] {
   const rank = (code: string) => {
@@ -361,6 +362,27 @@ export function ruleWarningBadges(
   return badges;
 }
 
+/**
+ * A row's badge from the warnings console.rules names with it (`warnings: true`), as
+ * ruleWarningBadges makes it from the whole warnings answer: the list then needs no warnings
+ * answer listing every rule each warning involves.
+ */
+export function warningBadgeOf(
+  references: readonly TRuleWarningRef[] | undefined,
+): RuleWarningBadge | undefined {
+  let badge: RuleWarningBadge | undefined;
+  for (const reference of bySeverity(references ?? [])) {
+    badge ??= { open: 0, acknowledged: 0, target: reference, codes: [] };
+    if (reference.acknowledged) badge.acknowledged += 1;
+    else {
+      if (badge.open === 0) badge.target = reference;
+      badge.open += 1;
+    }
+    badge.codes.push(reference.code);
+  }
+  return badge;
+}
+
 /** "2 pricing warnings, 1 acknowledged": the accessible name of a row's badge. */
 export function badgeLabel(badge: Pick<RuleWarningBadge, "open" | "acknowledged">): string {
   const parts: string[] = [];
@@ -375,25 +397,4 @@ export function badgeLabel(badge: Pick<RuleWarningBadge, "open" | "acknowledged"
           : `${badge.acknowledged} acknowledged pricing warnings`,
     );
   return parts.join(", ");
-}
-
-/**
- * The hashmap.warnings filter that covers every warning about these rows, as narrow as they allow:
- * a warning only involves rules of one service and one group, so rows of one service (a service
- * or field page) need that service's warnings, rows of one group (a group page) that group's.
- * The same filter as the page's own warnings query, so both share one request.
- */
-export function warningsFilterForRows(
-  rows: readonly Pick<RuleRow, "serviceId" | "fieldId" | "groupId">[],
-  lookups: Pick<RuleLookups, "fields">,
-): { service_id?: string; group_id?: string } {
-  if (rows.length === 0) return {};
-  const serviceOfField = new Map(lookups.fields.map((field) => [field.field_id, field.service_id]));
-  const serviceOf = (row: Pick<RuleRow, "serviceId" | "fieldId">) =>
-    row.serviceId ?? (row.fieldId === null ? null : (serviceOfField.get(row.fieldId) ?? null));
-  const service = serviceOf(rows[0]!);
-  if (service && rows.every((row) => serviceOf(row) === service)) return { service_id: service };
-  const group = rows[0]!.groupId;
-  if (group && rows.every((row) => row.groupId === group)) return { group_id: group };
-  return {};
 }

@@ -6,6 +6,7 @@ import {
   type TAcknowledgeWarningRequest,
   type TRuleSetWarning,
   type TRuleType,
+  type TRuleWarningRef,
   type TScopedWarning,
   type TWarningAcknowledgement,
   type TWarningExplorerFilters,
@@ -242,6 +243,49 @@ export async function scopedWarnings(
       explorer: explorerFilters(warning, attributes),
     };
   });
+}
+
+/**
+ * Per rule id, the warnings that involve it (a list's badges): only the acknowledged warnings need
+ * the revisions of their rules (to know whether the acknowledgement still holds), so a window of
+ * rows costs the few warnings it touches, not every rule a warning involves.
+ */
+export async function warningsOfRules(
+  prisma: PrismaClient,
+  ruleSets: RuleSetCache,
+  ruleIds: readonly string[],
+): Promise<Map<string, TRuleWarningRef[]>> {
+  const wanted = new Set(ruleIds);
+  const involved = (await ruleSetWarnings(prisma, ruleSets, {})).filter((warning) =>
+    warning.rule_ids.some((id) => wanted.has(id)),
+  );
+  const byRule = new Map<string, TRuleWarningRef[]>();
+  if (involved.length === 0) return byRule;
+  const acknowledgements = new Map(
+    (await prisma.warningAcknowledgement.findMany()).map((row) => [row.warningKey, row]),
+  );
+  const keyed = involved.map((warning) => ({ warning, key: warningKey(warning) }));
+  const revisions = await ruleRevisions(
+    prisma,
+    keyed.flatMap(({ warning, key }) => (acknowledgements.has(key) ? warning.rule_ids : [])),
+  );
+  for (const { warning, key } of keyed) {
+    const row = acknowledgements.get(key);
+    const reference: TRuleWarningRef = {
+      warning_key: key,
+      code: warning.code,
+      service_id: warning.service_id,
+      group_id: warning.group_id,
+      acknowledged: row !== undefined && row.fingerprint === warningFingerprint(warning, revisions),
+    };
+    for (const id of new Set(warning.rule_ids)) {
+      if (!wanted.has(id)) continue;
+      const list = byRule.get(id);
+      if (list) list.push(reference);
+      else byRule.set(id, [reference]);
+    }
+  }
+  return byRule;
 }
 
 async function currentWarning(

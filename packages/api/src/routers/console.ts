@@ -13,7 +13,7 @@ import {
   serviceDeletionImpact,
 } from "../domain/console.js";
 import { ruleWindow } from "../domain/rule-window.js";
-import { scopedWarnings } from "../domain/warnings-ack.js";
+import { scopedWarnings, warningsOfRules } from "../domain/warnings-ack.js";
 import { publicProcedure, router } from "../trpc.js";
 import { ZFieldOut } from "./revisions.js";
 
@@ -46,7 +46,19 @@ export const consoleRouter = router({
   rules: publicProcedure
     .input(ZRuleWindowInput)
     .output(ZRuleWindow)
-    .query(({ ctx, input }) => ruleWindow(ctx.prisma, input)),
+    .query(async ({ ctx, input }) => {
+      const window = await ruleWindow(ctx.prisma, input);
+      if (!input.warnings) return window;
+      const byRule = await warningsOfRules(
+        ctx.prisma,
+        ctx.ruleSets,
+        window.rows.map((row) => row.id),
+      );
+      return {
+        ...window,
+        rows: window.rows.map((row) => ({ ...row, warnings: byRule.get(row.id) ?? [] })),
+      };
+    }),
 
   /**
    * The warnings panel of a service, field or group page: its warnings, each with the first rules
