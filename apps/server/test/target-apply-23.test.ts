@@ -1,7 +1,11 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { HASHMAP, PYSCRIPTS } from "./support/client.js";
+import { createClient, HASHMAP, PYSCRIPTS } from "./support/client.js";
 import { cloudKittyAndRatecard } from "./support/cloudkitty.js";
 import { CLOUDKITTY_23_SRC, cloudKitty23 } from "./support/cloudkitty-23.js";
+import { startServer } from "./support/server.js";
 
 // Applying Ratecard's rule set to a CloudKitty 23 or later (API generation 23+) over real HTTP:
 // CloudKitty master run from the source tree CLOUDKITTY_23_SRC points at (support/cloudkitty-23.ts:
@@ -269,6 +273,43 @@ describe.skipIf(!CLOUDKITTY_23_SRC)(
         frozenPlan.text,
       ).toEqual([["frozen", "scripts/discount"]]);
       expect(changing(frozenPlan.body.counts)).toBe(0);
+
+      // Another Ratecard imports this CloudKitty: the dates come along (the old half of the
+      // superseded price is CloudKitty's past, not imported), and the first plan is empty.
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-target-import-23-"));
+      const other = await startServer({ env: { DATA_DIR: dataDir } });
+      try {
+        const api = createClient(other.baseUrl);
+        const source = await api.request("POST", TARGETS, {
+          body: {
+            name: "ck23-source",
+            mode: "import-source",
+            push_scripts: true,
+            connection: { kind: "noauth", url: cloudKitty.url },
+          },
+        });
+        expect(source.status, source.text).toBe(201);
+        const sourceId = source.body.target_id;
+        const imported = await api.request("POST", `${TARGETS}/${sourceId}/import`, { body: {} });
+        expect(imported.status, imported.text).toBe(200);
+        expect(imported.body.report.duplicates).toEqual([]);
+        expect(imported.body.report.notes.join(" ")).toContain("followed by a later one");
+        const exported = (await api.get("/v1/ratecard/ruleset")).body;
+        const importedXlarge = exported.services[0].fields[0].mappings.find(
+          (m: any) => m.value === "m1.xlarge",
+        );
+        expect(importedXlarge).toMatchObject({ start: tomorrow, end: later, cost: "4.5" });
+        const importedSmall = exported.services[0].fields[0].mappings.find(
+          (m: any) => m.value === "m1.small",
+        );
+        expect(importedSmall.cost).toBe("0.75");
+        const firstPlan = await api.request("POST", `${TARGETS}/${sourceId}/plan`, { body: {} });
+        expect(firstPlan.status, firstPlan.text).toBe(200);
+        expect(changing(firstPlan.body.counts), firstPlan.text).toBe(0);
+        expect(firstPlan.body.counts.frozen, firstPlan.text).toBe(0);
+      } finally {
+        await other.stop();
+      }
     }, 180_000);
   },
 );

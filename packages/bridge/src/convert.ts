@@ -511,6 +511,13 @@ export function convertRuleSet(
     });
   }
 
+  if (withLifecycle && report.superseded!.length > 0) {
+    report.notes.push(
+      `${report.superseded!.length} CloudKitty 23+ mappings are followed by a later one of the ` +
+        "same parent, value, tenant and group (their past, e.g. the old half of a price change): " +
+        "not taken, the later one is",
+    );
+  }
   if (lifecycle > 0 && !withLifecycle) {
     report.notes.push(
       `${lifecycle} rules or scripts carry CloudKitty 23+ validity dates (start, end), which the ` +

@@ -502,7 +502,7 @@ export async function readTargetRuleSet(
   prisma: PrismaClient,
   box: TargetSecretBox,
   row: TargetRow,
-  options: { lifecycle?: boolean } = {},
+  options: { lifecycle?: boolean | "auto" } = {},
 ): Promise<ReturnType<typeof convertRuleSet> & { requestCount: number; fingerprint: string }> {
   const client = targetClient(row, box);
   let source;
@@ -515,16 +515,28 @@ export async function readTargetRuleSet(
     throw error;
   }
   const modules = await prisma.ratingModule.findMany({ select: { id: true } });
-  // A CloudKitty 23+ target's plan and drift compare validity dates (an import leaves them out).
+  // A CloudKitty 23+ target's plan and drift compare validity dates; an import keeps them when
+  // CloudKitty sent them ("auto": only a 23+ answers with `start`).
+  const lifecycle =
+    options.lifecycle === "auto" ? sentLifecycle(source) : (options.lifecycle ?? false);
   const converted = convertRuleSet(source, {
     modules: modules.map((m) => m.id),
-    ...(options.lifecycle ? { lifecycle: true } : {}),
+    ...(lifecycle ? { lifecycle: true } : {}),
   });
   return {
     ...converted,
     requestCount: source.requestCount,
     fingerprint: targetFingerprint(source),
   };
+}
+
+/** Whether CloudKitty sent validity dates (a 23+ does on every mapping and script). */
+function sentLifecycle(source: CloudKittyRuleSet): boolean {
+  const rules = source.services.flatMap((service) => [
+    ...service.mappings,
+    ...service.fields.flatMap((field) => field.mappings),
+  ]);
+  return [...rules, ...source.scripts].some((rule) => rule.start !== undefined);
 }
 
 /**
@@ -542,7 +554,14 @@ export async function importTarget(
   const row = await findRow(prisma, targetId);
   const startedAt = new Date();
   const readStart = performance.now();
-  const { document, report, requestCount, fingerprint } = await readTargetRuleSet(prisma, box, row);
+  const { document, report, requestCount, fingerprint } = await readTargetRuleSet(
+    prisma,
+    box,
+    row,
+    {
+      lifecycle: "auto",
+    },
+  );
   const readMs = performance.now() - readStart;
 
   const writeStart = performance.now();
