@@ -273,6 +273,12 @@ describe("groupPlan", () => {
     expect(describeCounts(counts)).toBe("3 creates, 1 update, 1 module, 2 unmanaged");
     expect(describeCounts({ create: 0 })).toBe("nothing");
   });
+
+  it("counts a CloudKitty 23+ supersede as a change and a frozen line as reported only", () => {
+    const counts = { create: 1, supersede: 2, frozen: 1 };
+    expect(changeCount(counts)).toBe(3);
+    expect(describeCounts(counts)).toBe("1 create, 2 supersedes, 1 frozen");
+  });
 });
 
 describe("ZTargetSearch", () => {
