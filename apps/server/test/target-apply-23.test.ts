@@ -20,7 +20,7 @@ const SKIP_REASON =
 
 const cloudKitty = cloudKitty23({
   dir: process.env.CK23_APPLY_TEST_DIR ?? "/tmp/ck23/test-apply",
-  port: Number(process.env.CK23_APPLY_TEST_PORT ?? 8931),
+  port: Number(process.env.CK23_APPLY_TEST_PORT ?? 8973),
 });
 
 async function ck(pathname: string, query: Record<string, string> = {}): Promise<any> {
