@@ -150,6 +150,17 @@ describe("console.rules with warnings", () => {
     expect(quiet).toEqual([]);
   });
 
+  it("lists only the rules named by id, with their warnings", async () => {
+    const named = [rateIds[0], rateIds[6], globalServiceMapping.mapping_id, "not-a-rule"];
+    const answer = await query("console.rules", { ids: named, limit: 100, warnings: true });
+    expect(answer.total).toBe(3);
+    expect(new Set(answer.rows.map((row: any) => row.id))).toEqual(new Set(named.slice(0, 3)));
+    const tooMany = await rpc(server.baseUrl, "console.rules", {
+      ids: Array.from({ length: 101 }, (_, index) => `id-${index}`),
+    });
+    expect(tooMany.status).toBe(400);
+  });
+
   it("says acknowledged while the acknowledgement holds, and open again once a rule changes", async () => {
     const service = { service_id: serviceId, kind: "mapping", warnings: true };
     const override = (await query("hashmap.warnings", { service_id: serviceId })).warnings.find(

@@ -23,12 +23,17 @@ export type TRuleWindowSort = (typeof RULE_WINDOW_SORTS)[number];
 /** The most rows one window carries. */
 export const RULE_WINDOW_MAX_LIMIT = 500;
 
+/** The most rule ids one request names (they travel in a GET's query string). */
+export const RULE_WINDOW_MAX_IDS = 100;
+
 const ZText = z.string().min(1).max(1000);
 
 export const ZRuleWindowInput = z
   .object({
     /** Only mappings or only thresholds; both without it. */
     kind: z.enum(["mapping", "threshold"]).optional(),
+    /** Only these rules (mappings or thresholds, by id), e.g. those a price preview names. */
+    ids: z.array(ZText).min(1).max(RULE_WINDOW_MAX_IDS).optional(),
     /** Rules attached to the service itself (not its fields' rules), as the REST filter. */
     service_id: ZText.optional(),
     field_id: ZText.optional(),

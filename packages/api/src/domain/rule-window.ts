@@ -63,6 +63,8 @@ function like(sql: Sql, expression: string, text: string): string {
 /** The WHERE of one table's branch (alias r), from the filters that are columns of the rule. */
 function branchWhere(sql: Sql, input: Input, at: Date): string {
   const and: string[] = [];
+  if (input.ids !== undefined)
+    and.push(`r."id" IN (${input.ids.map((id) => sql.param(id)).join(", ")})`);
   if (input.service_id !== undefined) and.push(`r."service_id" = ${sql.param(input.service_id)}`);
   if (input.field_id !== undefined) and.push(`r."field_id" = ${sql.param(input.field_id)}`);
   if (input.group_id !== undefined) and.push(`r."group_id" = ${sql.param(input.group_id)}`);
