@@ -149,8 +149,19 @@ export interface Run {
   error: string | null;
 }
 
-/** The operations an apply would carry out; unmanaged and duplicate objects are only reported. */
-export const CHANGING_OPS = ["create", "update", "replace", "delete", "module"] as const;
+/**
+ * The operations an apply would carry out. Unmanaged, duplicate and frozen objects (a change
+ * CloudKitty 23+ refuses on a started rule) are only reported; a supersede (23+: the started rule
+ * ends at T, Ratecard's starts at T) is a change.
+ */
+export const CHANGING_OPS = [
+  "create",
+  "update",
+  "replace",
+  "supersede",
+  "delete",
+  "module",
+] as const;
 
 export function changeCount(plan: TargetPlan): number {
   return CHANGING_OPS.reduce((sum, op) => sum + (plan.counts[op] ?? 0), 0);
