@@ -1,9 +1,10 @@
-import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import type { TMapping, TThreshold } from "@ratecard/validators";
+import { RULE_WINDOW_MAX_IDS, type TRuleWindow } from "@ratecard/validators";
 import { knownCollector, type CollectorMetrics } from "./lib/collector";
 import { refreshAllQueries } from "./lib/refresh";
-import { buildRuleRows, type RuleLookups } from "./lib/rules";
+import { windowRowToRuleRow } from "./lib/rule-window";
+import type { RuleLookups, RuleRow } from "./lib/rules";
 import { useTRPC } from "./trpc";
 
 /** After a change, every list and count shown anywhere may be stale: refetch what is on screen. */
@@ -58,40 +59,63 @@ export function useDebouncedValue<T>(value: T, delayMs = 250): T {
   return settled;
 }
 
-// Module-level, so that react-query keeps the combined arrays while no query changes.
-const allMappings = (results: { data?: { mappings: TMapping[] } }[]) =>
-  results.flatMap((result) => result.data?.mappings ?? []);
-const allThresholds = (results: { data?: { thresholds: TThreshold[] } }[]) =>
-  results.flatMap((result) => result.data?.thresholds ?? []);
+// Module-level, so that react-query keeps the combined results while no query changes.
+const combineNamedRules = (results: { data?: TRuleWindow }[]) =>
+  new Map(
+    results.flatMap((result) =>
+      (result.data?.rows ?? []).map((row) => [row.id, windowRowToRuleRow(row)] as const),
+    ),
+  );
 
 /**
- * Every mapping and threshold of one service, its fields' included, as table rows: what a price or a
- * warning about that service can name. One batched request, whatever the number of fields.
+ * These rules (by id) as table rows with the warnings that involve them: what a page that names a
+ * few rules (the price preview) reads instead of every rule of the service. The rows read for the
+ * previous ids stay until the new ones arrive.
  */
-export function useServiceRuleRows(serviceId: string | undefined, lookups: RuleLookups) {
+export function useNamedRules(ids: readonly string[]): ReadonlyMap<string, RuleRow> {
   const trpc = useTRPC();
-  const parents = useMemo(
-    () =>
-      serviceId
-        ? [
-            { service_id: serviceId },
-            ...lookups.fields
-              .filter((field) => field.service_id === serviceId)
-              .map((field) => ({ field_id: field.field_id })),
-          ]
-        : [],
-    [serviceId, lookups.fields],
-  );
-  const mappings = useQueries({
-    queries: parents.map((parent) => trpc.hashmap.mappings.list.queryOptions(parent)),
-    combine: allMappings,
+  const key = ids.join(",");
+  const chunks = useMemo(() => {
+    const all = key ? key.split(",") : [];
+    const result: string[][] = [];
+    for (let start = 0; start < all.length; start += RULE_WINDOW_MAX_IDS)
+      result.push(all.slice(start, start + RULE_WINDOW_MAX_IDS));
+    return result;
+  }, [key]);
+  return useQueries({
+    queries: chunks.map((chunk) => ({
+      ...trpc.console.rules.queryOptions({ ids: chunk, limit: chunk.length, warnings: true }),
+      placeholderData: keepPreviousData,
+    })),
+    combine: combineNamedRules,
   });
-  const thresholds = useQueries({
-    queries: parents.map((parent) => trpc.hashmap.thresholds.list.queryOptions(parent)),
-    combine: allThresholds,
+}
+
+/** How many mappings of a field the preview reads for its "Mapped values" hint. */
+const HINT_MAPPINGS = 40;
+
+const combineMappedValues = (results: { data?: TRuleWindow }[]) =>
+  results.map((result) => {
+    if (!result.data) return undefined;
+    const values = [...new Set(result.data.rows.map((row) => windowRowToRuleRow(row).match))];
+    return { values, more: result.data.total > result.data.rows.length };
   });
-  return useMemo(
-    () => buildRuleRows(mappings, thresholds, lookups),
-    [mappings, thresholds, lookups],
-  );
+
+/**
+ * A few values each field's mappings match, in order (for the preview's hints): `more` when the
+ * field has more mappings than were read.
+ */
+export function useMappedValues(fieldIds: readonly string[]) {
+  const trpc = useTRPC();
+  return useQueries({
+    queries: fieldIds.map((fieldId) =>
+      trpc.console.rules.queryOptions({
+        field_id: fieldId,
+        kind: "mapping",
+        sort: "match",
+        limit: HINT_MAPPINGS,
+      }),
+    ),
+    combine: combineMappedValues,
+  });
 }

@@ -23,13 +23,7 @@ import {
   windowSort,
   type RuleWindowFilters,
 } from "../lib/rule-window";
-import {
-  badgeLabel,
-  ruleWarningBadges,
-  warningAnchor,
-  warningBadgeOf,
-  type RuleWarningBadge,
-} from "../lib/warnings";
+import { badgeLabel, warningAnchor, warningBadgeOf, type RuleWarningBadge } from "../lib/warnings";
 import { useTRPC } from "../trpc";
 import { DataTable, type ServerRows } from "./DataTable";
 import { DebouncedInput } from "./DebouncedInput";
@@ -415,19 +409,9 @@ function beforeActions<T extends { id?: string | undefined }>(columns: T[], adde
   return [...columns.slice(0, at), ...added, ...columns.slice(at)];
 }
 
-/** Per rule id, the badge of the warnings that involve it (hashmap.warnings with `filter`). */
-export function useWarningBadges(
-  filter: { service_id?: string; group_id?: string },
-  enabled = true,
-): Map<string, RuleWarningBadge> {
-  const trpc = useTRPC();
-  const warnings = useQuery({ ...trpc.hashmap.warnings.queryOptions(filter), enabled });
-  return useMemo(() => ruleWarningBadges(warnings.data?.warnings ?? []), [warnings.data]);
-}
-
 /**
  * A rule's warnings: a count that links to the warning in the warnings panel of this page, or of
- * the warning's service page (the explorer; the preview could use it too).
+ * the warning's service page (the explorer, the price preview).
  */
 export function WarningBadge({
   badge,

@@ -8,6 +8,7 @@ import {
   moduleStateOf,
   parsePreviewSearch,
   previewSearch,
+  previewRuleIds,
   pricesZeroForLackOfFlat,
   thresholdEffect,
   type GroupBreakdown,
@@ -248,5 +249,37 @@ describe("the rating modules in the preview", () => {
   it("say nothing when the modules cannot be read", () => {
     expect(moduleStateOf(undefined, 1)).toBeNull();
     expect(chargedByHashmap("0.18", null)).toBe("0.18");
+  });
+});
+
+describe("the rules a preview names", () => {
+  const id = (digit: string) =>
+    `${digit.repeat(8)}-${digit.repeat(4)}-4${digit.repeat(3)}-8${digit.repeat(3)}-${digit.repeat(12)}`;
+  it("are the applied mappings and thresholds, the excluded rules and those its notes name, once", () => {
+    const group = {
+      group_id: null,
+      group_name: "_DEFAULT_",
+      flat: "1",
+      rate: "1",
+      threshold: {
+        threshold_id: id("3"),
+        level: "10",
+        type: "rate" as const,
+        cost: "0.5",
+        kind: "service" as const,
+        field_name: null,
+      },
+      price: "1",
+      mapping_ids: [id("1"), id("2")],
+      warnings: [`rule ${id("4")} overrides rule ${id("1")}`],
+    };
+    expect(
+      previewRuleIds({
+        groups: [group],
+        warnings: [`tenant rule ${id("5").toUpperCase()}`],
+        excluded: [{ rule_id: id("6") }],
+      }),
+    ).toEqual([id("1"), id("2"), id("3"), id("4"), id("6"), id("5")]);
+    expect(previewRuleIds({ groups: [], warnings: [] })).toEqual([]);
   });
 });

@@ -290,3 +290,25 @@ export function moduleStateOf(
 export function chargedByHashmap(total: string, modules: ModuleState | null): string {
   return modules && !modules.hashmapEnabled ? "0" : total;
 }
+
+const RULE_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/**
+ * The rules a preview answer names, each once: the mappings and threshold each group applied, the
+ * rules left out by their dates, and those its notes name by id. The page reads only these (and
+ * their warnings), not every rule of the service.
+ */
+export function previewRuleIds(
+  answer: Pick<TPriceBreakdown, "groups" | "warnings"> & { excluded?: { rule_id: string }[] },
+): string[] {
+  const ids = [
+    ...answer.groups.flatMap((group) => [
+      ...group.mapping_ids,
+      ...(group.threshold ? [group.threshold.threshold_id] : []),
+      ...group.warnings.flatMap((note) => note.match(RULE_ID) ?? []),
+    ]),
+    ...(answer.excluded ?? []).map((rule) => rule.rule_id),
+    ...answer.warnings.flatMap((note) => note.match(RULE_ID) ?? []),
+  ];
+  return [...new Set(ids.map((id) => id.toLowerCase()))];
+}

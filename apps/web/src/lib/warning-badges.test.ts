@@ -4,7 +4,6 @@ import {
   acknowledgedBy,
   badgeLabel,
   isAcknowledged,
-  ruleWarningBadges,
   splitAcknowledged,
   warningAnchor,
   warningKeyOfAnchor,
@@ -18,7 +17,6 @@ const S = "11111111-1111-4111-8111-111111111111";
 const G = "33333333-3333-4333-8333-333333333333";
 const A = "44444444-4444-4444-8444-444444444444";
 const B = "55555555-5555-4555-8555-555555555555";
-const C = "66666666-6666-4666-8666-666666666666";
 
 const acknowledgement = (
   patch: Partial<TWarningAcknowledgement> = {},
@@ -80,24 +78,6 @@ describe("acknowledged warnings", () => {
 });
 
 describe("warning badges on rule rows", () => {
-  it("counts open and acknowledged warnings per rule and links to the most severe open one", () => {
-    const override = warning({ rule_ids: [A, B] });
-    const zero = warning({ code: "rate-without-flat", rule_ids: [B, C], group_id: G });
-    const accepted = warning({
-      code: "flats-do-not-add",
-      rule_ids: [C],
-      acknowledgement: acknowledgement(),
-    });
-    const badges = ruleWarningBadges([override, accepted, zero]);
-    expect(badges.get(A)).toMatchObject({ open: 1, acknowledged: 0, target: override });
-    // rate-without-flat is more severe than a tenant override: B's badge leads there.
-    expect(badges.get(B)).toMatchObject({ open: 2, acknowledged: 0, target: zero });
-    expect(badges.get(C)).toMatchObject({ open: 1, acknowledged: 1, target: zero });
-    const onlyAccepted = ruleWarningBadges([accepted]).get(C)!;
-    expect(onlyAccepted).toMatchObject({ open: 0, acknowledged: 1, target: accepted });
-    expect(ruleWarningBadges([warning({ rule_ids: [] })]).size).toBe(0);
-  });
-
   it("says what a badge counts", () => {
     expect(badgeLabel({ open: 1, acknowledged: 0 })).toBe("1 pricing warning");
     expect(badgeLabel({ open: 2, acknowledged: 1 })).toBe("2 pricing warnings, 1 acknowledged");

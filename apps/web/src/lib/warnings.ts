@@ -337,35 +337,9 @@ export interface RuleWarningBadge {
   codes: string[];
 }
 
-/** Per rule id, the warnings that involve it: the badges of rule lists and the explorer. */
-export function ruleWarningBadges(
-  warnings: readonly TAcknowledgeableWarning[],
-): Map<string, RuleWarningBadge> {
-  const badges = new Map<string, RuleWarningBadge>();
-  for (const warning of bySeverity(warnings)) {
-    const acknowledged = isAcknowledged(warning);
-    for (const id of new Set(warning.rule_ids)) {
-      let badge = badges.get(id);
-      if (!badge) {
-        badge = { open: 0, acknowledged: 0, target: warning, codes: [] };
-        badges.set(id, badge);
-      }
-      if (acknowledged) badge.acknowledged += 1;
-      else {
-        // The first open warning (the most severe) is the one to see first.
-        if (badge.open === 0) badge.target = warning;
-        badge.open += 1;
-      }
-      badge.codes.push(warning.code);
-    }
-  }
-  return badges;
-}
-
 /**
- * A row's badge from the warnings console.rules names with it (`warnings: true`), as
- * ruleWarningBadges makes it from the whole warnings answer: the list then needs no warnings
- * answer listing every rule each warning involves.
+ * A row's badge from the warnings console.rules names with it (`warnings: true`): the page then
+ * needs no warnings answer listing every rule each warning involves.
  */
 export function warningBadgeOf(
   references: readonly TRuleWarningRef[] | undefined,

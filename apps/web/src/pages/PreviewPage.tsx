@@ -4,9 +4,9 @@ import { useCallback, useEffect, useId, useMemo, useState } from "react";
 import type { TExcludedRule, TField, TPreviewAnswer } from "@ratecard/validators";
 import { FlatRateHelp, GroupHelp, HelpBox, TenantHelp } from "../components/Concepts";
 import { FormField } from "../components/FormField";
-import { useWarningBadges, WarningBadge } from "../components/RuleList";
+import { WarningBadge } from "../components/RuleList";
 import { ErrorPanel, QueryState } from "../components/QueryState";
-import { useDebouncedValue, useLookups, useServiceRuleRows } from "../hooks";
+import { useDebouncedValue, useLookups, useMappedValues, useNamedRules } from "../hooks";
 import { describeProblem } from "../lib/errors";
 import {
   browserTimeZone,
@@ -18,6 +18,7 @@ import {
   groupFormula,
   moduleStateOf,
   previewSearch,
+  previewRuleIds,
   pricesZeroForLackOfFlat,
   ruleMomentIso,
   thresholdEffect,
@@ -27,9 +28,9 @@ import {
   type PreviewRequest,
   type PreviewSearch,
 } from "../lib/preview";
-import { describeRule, indexRules, type RuleLookups, type RuleRow } from "../lib/rules";
+import { describeRule, type RuleLookups, type RuleRow } from "../lib/rules";
 import { stringifySearch } from "../lib/search";
-import { nameRulesInText, type RuleWarningBadge } from "../lib/warnings";
+import { nameRulesInText, warningBadgeOf, type RuleWarningBadge } from "../lib/warnings";
 import { ReadOnlyUnless } from "../session/permissions";
 import { useTRPC, useTRPCClient } from "../trpc";
 
@@ -132,7 +133,6 @@ function PreviewWorkbench({
 
   const fields = useMemo(() => fieldsOf(lookups, form.service), [lookups, form.service]);
   const service = lookups.services.find((candidate) => candidate.name === form.service);
-  const ruleRows = useServiceRuleRows(service?.service_id, lookups);
 
   // The data carries the request it answers, so that the previous price, kept on screen while the
   // next one loads, is never explained with the new quantity.
@@ -235,13 +235,7 @@ function PreviewWorkbench({
             </div>
           )}
         </FormField>
-        <MetadataInputs
-          form={form}
-          fields={fields}
-          ruleRows={ruleRows}
-          rowErrors={errors.rows}
-          onChange={setForm}
-        />
+        <MetadataInputs form={form} fields={fields} rowErrors={errors.rows} onChange={setForm} />
         <div className="help-row">
           <TenantHelp />
           <FlatRateHelp />
@@ -252,8 +246,6 @@ function PreviewWorkbench({
         serviceChosen={Boolean(form.service)}
         inputValid={request !== null && !serverErrors.volume && !serverErrors.at}
         preview={preview}
-        ruleRows={ruleRows}
-        serviceId={service?.service_id}
         modules={moduleState}
       />
     </div>
@@ -263,17 +255,17 @@ function PreviewWorkbench({
 function MetadataInputs({
   form,
   fields,
-  ruleRows,
   rowErrors,
   onChange,
 }: {
   form: PreviewForm;
   fields: TField[];
-  ruleRows: RuleRow[];
   rowErrors: Record<number, string>;
   onChange: (update: (previous: PreviewForm) => PreviewForm) => void;
 }) {
   const baseId = useId();
+  const fieldIds = useMemo(() => fields.map((field) => field.field_id), [fields]);
+  const mappedValues = useMappedValues(fieldIds);
   const setFieldValue = (name: string, value: string) =>
     onChange((previous) => ({
       ...previous,
@@ -306,14 +298,10 @@ function MetadataInputs({
       {form.service && fields.length === 0 && (
         <p className="muted">This service has no fields: metadata does not change its price.</p>
       )}
-      {fields.map((field) => {
-        const values = [
-          ...new Set(
-            ruleRows
-              .filter((row) => row.kind === "mapping" && row.fieldId === field.field_id)
-              .map((row) => row.match),
-          ),
-        ];
+      {fields.map((field, index) => {
+        const mapped = mappedValues[index];
+        const values = mapped?.values ?? [];
+        const more = values.length > 8 || Boolean(mapped?.more);
         const listId = `${baseId}-${field.field_id}`;
         return (
           <FormField
@@ -321,7 +309,7 @@ function MetadataInputs({
             label={field.name}
             hint={
               values.length > 0
-                ? `Mapped values: ${values.slice(0, 8).join(", ")}${values.length > 8 ? ", …" : ""}`
+                ? `Mapped values: ${values.slice(0, 8).join(", ")}${more ? ", …" : ""}`
                 : "No mapping for this field yet."
             }
           >
@@ -415,25 +403,26 @@ function PriceResult({
   serviceChosen,
   inputValid,
   preview,
-  ruleRows,
-  serviceId,
   modules: presentModules,
 }: {
   serviceChosen: boolean;
   inputValid: boolean;
   preview: PreviewQuery;
-  ruleRows: RuleRow[];
-  serviceId: string | undefined;
   modules: ModuleState | null;
 }) {
   const headingId = useId();
-  const rulesById = useMemo(() => indexRules(ruleRows), [ruleRows]);
   const shown = preview.data;
+  const named = useMemo(() => (shown ? previewRuleIds(shown.breakdown) : []), [shown]);
+  const rulesById = useNamedRules(named);
   // The warnings are about today's rules: shown on a price of now, not of another moment.
-  const badges = useWarningBadges(
-    serviceId ? { service_id: serviceId } : {},
-    serviceId !== undefined && shown?.request.at === undefined,
-  );
+  const badges = useMemo(() => {
+    const byRule = new Map<string, RuleWarningBadge>();
+    for (const row of rulesById.values()) {
+      const badge = warningBadgeOf(row.warnings);
+      if (badge) byRule.set(row.id, badge);
+    }
+    return byRule;
+  }, [rulesById]);
   const stale = !inputValid || preview.isPlaceholderData;
   // At a chosen moment, whether hashmap ran is the moment's, not today's.
   const modules =
