@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { migrateDatabase, openDatabase, type Database } from "@ratecard/db";
 import { DomainError } from "../src/domain/errors.js";
-import { withTargetApplyLease } from "../src/domain/target-lock.js";
+import { ApplyLeaseLostError, withTargetApplyLease } from "../src/domain/target-lock.js";
 
 // The apply lease on a real SQLite file, the instances told apart by their holder names. One
 // connection: two better-sqlite3 connections in one process would block each other's commits
@@ -155,6 +155,81 @@ describe("withTargetApplyLease", () => {
     await sleep(450);
     expect(await attempt()).toEqual({ result: "ran" });
     expect((await lockColumns()).applyLockToken).toBeNull();
+  });
+
+  /** Resolves with the signal's reason once it is aborted (a minute at most). */
+  const abortedWith = (signal: AbortSignal) =>
+    new Promise<unknown>((resolve, reject) => {
+      if (signal.aborted) return resolve(signal.reason);
+      const timeout = setTimeout(() => reject(new Error("never aborted")), 60_000);
+      signal.addEventListener("abort", () => {
+        clearTimeout(timeout);
+        resolve(signal.reason);
+      });
+    });
+
+  it("tells the apply to stop when a renewal finds its lease taken by another apply", async () => {
+    let signalled: AbortSignal | undefined;
+    const reason = await withTargetApplyLease(
+      database.prisma,
+      { targetId, planId: "plan-slow", actor: null, leaseMs: 200, holder: "stalled" },
+      async (signal) => {
+        signalled = signal;
+        expect(signal.aborted).toBe(false);
+        // What another instance does once this holding lapsed: its own token, its own end.
+        await database.prisma.cloudKittyTarget.update({
+          where: { id: targetId },
+          data: {
+            applyLockToken: "another-instance",
+            applyLockHolder: "other pid 2",
+            applyLockPlanId: "plan-other",
+            applyLockSince: new Date(),
+            applyLockUntil: new Date(Date.now() + 60_000),
+          },
+        });
+        return abortedWith(signal);
+      },
+    );
+    expect(signalled?.aborted).toBe(true);
+    expect(reason).toBeInstanceOf(ApplyLeaseLostError);
+    expect((reason as Error).message).toMatch(
+      /^the apply lease was lost: the target's lease is held by instance other pid 2 \(plan plan-other, until \S+Z\)$/,
+    );
+    // The release leaves the other apply's lease alone.
+    expect(await lockColumns()).toMatchObject({
+      applyLockToken: "another-instance",
+      applyLockHolder: "other pid 2",
+    });
+  });
+
+  it("tells the apply to stop when it could not renew before the lease ends (a stalled process)", async () => {
+    const reason = await withTargetApplyLease(
+      database.prisma,
+      { targetId, planId: "plan-stalled", actor: null, leaseMs: 400, holder: "stalled" },
+      async (signal) => {
+        // The event loop blocked for longer than the lease: no renewal could run meanwhile.
+        const until = Date.now() + 600;
+        while (Date.now() < until);
+        return abortedWith(signal);
+      },
+    );
+    expect(reason).toBeInstanceOf(ApplyLeaseLostError);
+    expect((reason as Error).message).toMatch(
+      /^the apply lease was lost: it could not be renewed before its end at \S+Z \(.+\): another instance may take the target$/,
+    );
+    expect((await lockColumns()).applyLockToken).toBeNull();
+  });
+
+  it("does not disturb an apply whose renewals succeed", async () => {
+    const aborted = await withTargetApplyLease(
+      database.prisma,
+      { targetId, planId: "plan-steady", actor: null, leaseMs: 200 },
+      async (signal) => {
+        await sleep(700);
+        return signal.aborted;
+      },
+    );
+    expect(aborted).toBe(false);
   });
 
   it("answers 404 for a target that does not exist", async () => {

@@ -102,6 +102,13 @@ export interface TargetApplyInput {
    * the started rule's end is set to T, then Ratecard's rule is created from T.
    */
   generation?: PlanGeneration;
+  /**
+   * Once aborted, no further CloudKitty request is sent: the apply stops before its next one (the
+   * writes in flight finish and are reported) with the signal's reason (an Error's message) as its
+   * error. The server aborts it when the apply's lease on the target is lost, so that a holder that
+   * can no longer prove it is the only one applying stops writing.
+   */
+  signal?: AbortSignal;
 }
 
 type RuleKind = "mapping" | "threshold";
@@ -176,6 +183,16 @@ const norm = (id: string) => id.toLowerCase();
 
 class ApplyStop extends Error {}
 
+/** The caller's signal was aborted: no further request is sent. */
+class ApplyAborted extends Error {}
+
+const abortReason = (signal: AbortSignal) =>
+  signal.reason instanceof Error
+    ? signal.reason.message
+    : typeof signal.reason === "string"
+      ? signal.reason
+      : "the apply was aborted";
+
 const FORWARD: TargetOperation["kind"][] = [
   "group",
   "service",
@@ -237,6 +254,10 @@ export async function applyTargetPlan(
     }
     return found;
   };
+  /** Before each CloudKitty request: stops the operation once the caller aborted the apply. */
+  const proceed = () => {
+    if (input.signal?.aborted) throw new ApplyAborted(abortReason(input.signal));
+  };
   const note = (a: AppliedOperation, request: AppliedRequest) => {
     a.requests.push(request);
     a.status = request.status;
@@ -266,6 +287,7 @@ export async function applyTargetPlan(
     send: () => Promise<T>,
   ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
+      proceed();
       try {
         const outcome = await send();
         note(a, { method, status: outcome.status, request_id: outcome.requestId ?? null });
@@ -290,6 +312,7 @@ export async function applyTargetPlan(
     relist: () => Promise<{ id: string; exact: boolean }[]>,
   ): Promise<string> {
     for (let attempt = 0; ; attempt++) {
+      proceed();
       try {
         const outcome = await send();
         note(a, { method: "POST", status: outcome.status, request_id: outcome.requestId ?? null });
@@ -298,6 +321,7 @@ export async function applyTargetPlan(
         note(a, failedRequest("POST", error));
         if (!isAmbiguous(error)) throw error;
         let rows;
+        proceed();
         try {
           rows = await relist();
           note(a, { method: "GET", status: 200, request_id: null });
@@ -706,11 +730,21 @@ export async function applyTargetPlan(
     let next = 0;
     const worker = async () => {
       while (stopped === null && next < ops.length) {
+        // Aborted between operations: the next one is not started (it shows as not run).
+        if (input.signal?.aborted) {
+          stopped = abortReason(input.signal);
+          break;
+        }
         const o = ops[next++]!;
         const a = entry(o);
         try {
           await work(o, a);
         } catch (error) {
+          if (error instanceof ApplyAborted) {
+            stopped ??= error.message;
+            // Stopped before its first request: nothing of it reached CloudKitty.
+            if (a.requests.length === 0) continue;
+          }
           a.outcome = "failed";
           a.error = describe(error);
           stopped ??= `${o.path}: ${describe(error)}`;
@@ -748,6 +782,7 @@ export async function applyTargetPlan(
     () => step(laterModules, moduleOne),
   ];
   for (const phase of phases) {
+    if (stopped === null && input.signal?.aborted) stopped = abortReason(input.signal);
     if (stopped !== null) break;
     await phase();
   }

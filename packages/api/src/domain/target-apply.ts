@@ -377,7 +377,15 @@ export async function applyTargetRules(
   targetId: string,
   planId: string,
   audit: AuditContext,
-  options: { concurrency?: number } = {},
+  options: {
+    concurrency?: number;
+    /**
+     * Aborted when the apply's lease on the target is lost (target-lock.ts): the apply then sends
+     * nothing more to CloudKitty and ends `partial` (or `failed` before any write) with the
+     * signal's reason as its error; what it wrote is in the id map as usual.
+     */
+    signal?: AbortSignal;
+  } = {},
 ): Promise<TargetApplyAnswer> {
   const startedAt = new Date();
   const row = await findRow(prisma, targetId);
@@ -472,6 +480,7 @@ export async function applyTargetRules(
       pushModules: row.pushModules,
       generation: summary.generation,
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      ...(options.signal ? { signal: options.signal } : {}),
       onId: async (entry) => {
         await prisma.$transaction([...writeIdEntry(prisma, targetId, entry)]);
       },

@@ -135,13 +135,13 @@ async function takeApplyLease(
   }
 }
 
-/** Pushes the lease's end on; false when it is no longer this holding's (expired and taken). */
-function renewApplyLease(prisma: PrismaClient, lease: HeldLease, leaseMs: number) {
+/** Pushes the lease's end to `until`; false when it is no longer this holding's (expired and taken). */
+function renewApplyLease(prisma: PrismaClient, lease: HeldLease, until: number) {
   return writeLease(
     prisma,
     lease.targetId,
     { applyLockToken: lease.token },
-    { applyLockUntil: new Date(Date.now() + leaseMs) },
+    { applyLockUntil: new Date(until) },
   );
 }
 
@@ -161,41 +161,119 @@ function releaseApplyLease(prisma: PrismaClient, lease: HeldLease) {
   );
 }
 
+/** How long before its end a lease that could not be renewed stops the apply: a tenth of it. */
+export const applyLeaseMarginMs = (leaseMs: number) => Math.max(50, Math.floor(leaseMs / 10));
+
+/** The error an apply that lost its lease stops with (the signal's reason). */
+export class ApplyLeaseLostError extends Error {
+  constructor(detail: string) {
+    super(`the apply lease was lost: ${detail}`);
+    this.name = "ApplyLeaseLostError";
+  }
+}
+
+/** Who holds the target's lease now, for the message of a holder that lost it. */
+async function holdingNow(prisma: PrismaClient, targetId: string): Promise<string> {
+  try {
+    const row = await prisma.cloudKittyTarget.findUnique({
+      where: { id: targetId },
+      select: { applyLockHolder: true, applyLockPlanId: true, applyLockUntil: true },
+    });
+    if (!row?.applyLockHolder) return "the target's lease is no longer this apply's";
+    return (
+      `the target's lease is held by instance ${row.applyLockHolder} ` +
+      `(plan ${row.applyLockPlanId ?? "?"}, until ${row.applyLockUntil?.toISOString() ?? "?"})`
+    );
+  } catch {
+    return "the target's lease is no longer this apply's";
+  }
+}
+
 /**
  * Runs `apply` holding the target's apply lease: refused with a 409 (and a 'refused' run) while
  * another apply, on this instance or any other on the database, holds it; renewed while `apply`
  * runs; released when it settles.
+ *
+ * `apply` gets a signal that is aborted, with an ApplyLeaseLostError as its reason, when this
+ * holding can no longer be relied on: a renewal found the lease taken (it lapsed and another apply
+ * took it), or no renewal succeeded until shortly before the lease's end (the database unreachable,
+ * the process stalled), after which another instance may take it. The apply must then send nothing
+ * more to CloudKitty: two holders writing at once is what the lease prevents.
  */
 export async function withTargetApplyLease<T>(
   prisma: PrismaClient,
   request: ApplyLeaseRequest,
-  apply: () => Promise<T>,
+  apply: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const leaseMs = request.leaseMs ?? TARGET_APPLY_LEASE_MS;
-  const lease = await takeApplyLease(prisma, request, leaseMs, new Date());
+  const margin = applyLeaseMarginMs(leaseMs);
+  const takenAt = Date.now();
+  const lease = await takeApplyLease(prisma, request, leaseMs, new Date(takenAt));
+  const lost = new AbortController();
+  let lastFailure: string | null = null;
+  /** The lease's end as last written; the apply is stopped `margin` before it unless renewed. */
+  let heldUntil = takenAt + leaseMs;
+  let deadline: NodeJS.Timeout | undefined;
+  const stop = (reason: ApplyLeaseLostError) => {
+    clearInterval(renewal);
+    clearTimeout(deadline);
+    if (!lost.signal.aborted) lost.abort(reason);
+  };
+  /** Stops the apply once the lease's end is near without a renewal; answers whether it did. */
+  const expired = () => {
+    if (Date.now() < heldUntil - margin) return false;
+    stop(
+      new ApplyLeaseLostError(
+        `it could not be renewed before its end at ${new Date(heldUntil).toISOString()}` +
+          (lastFailure ? ` (last renewal: ${lastFailure})` : " (no renewal finished in time)") +
+          ": another instance may take the target",
+      ),
+    );
+    return true;
+  };
+  const watch = () => {
+    clearTimeout(deadline);
+    deadline = setTimeout(expired, Math.max(0, heldUntil - margin - Date.now()));
+    deadline.unref();
+  };
   let renewing: Promise<void> = Promise.resolve();
   let busy = false;
   const renewal = setInterval(() => {
-    if (busy) return;
+    // A renewal that comes after the lease's end (a stalled process) is too late: another
+    // instance may have taken and released the target meanwhile.
+    if (busy || lost.signal.aborted || expired()) return;
     busy = true;
-    renewing = renewApplyLease(prisma, lease, leaseMs)
-      .then((held) => {
-        // Lapsed (renewals failed for a whole lease) and taken by another apply: nothing to renew.
-        if (!held) clearInterval(renewal);
+    const until = Date.now() + leaseMs;
+    renewing = renewApplyLease(prisma, lease, until)
+      .then(async (held) => {
+        if (lost.signal.aborted || expired()) return;
+        if (held) {
+          lastFailure = null;
+          heldUntil = until;
+          watch();
+          return;
+        }
+        // Lapsed (renewals failed for a whole lease) and taken by another apply, or cleared.
+        stop(new ApplyLeaseLostError(await holdingNow(prisma, lease.targetId)));
       })
-      // The database is unreachable: the next tick tries again (the apply's own writes fail too).
-      .catch(() => undefined)
+      // The database is unreachable: the next tick tries again, until the lease's end.
+      .catch((error: unknown) => {
+        lastFailure = error instanceof Error ? error.message : String(error);
+      })
       .finally(() => {
         busy = false;
       });
   }, applyLeaseRenewalMs(leaseMs));
   renewal.unref();
+  watch();
   try {
-    return await apply();
+    return await apply(lost.signal);
   } finally {
     clearInterval(renewal);
+    clearTimeout(deadline);
     await renewing;
     // A release that fails leaves the lease to lapse by itself; the apply's answer matters more.
+    // A lost lease is another apply's now: the release, conditional on this token, leaves it.
     await releaseApplyLease(prisma, lease).catch(() => undefined);
   }
 }

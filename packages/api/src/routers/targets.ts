@@ -487,8 +487,10 @@ export const targetsRouter = router({
           actor: runActor(audit),
           leaseMs: ctx.targetApplyLeaseMs,
         },
-        () =>
-          applyTargetRules(ctx.prisma, ctx.targetSecrets(), input.target_id, input.plan_id, audit),
+        (signal) =>
+          applyTargetRules(ctx.prisma, ctx.targetSecrets(), input.target_id, input.plan_id, audit, {
+            signal,
+          }),
       );
     }),
 
