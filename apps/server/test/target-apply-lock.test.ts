@@ -42,6 +42,8 @@ interface WriteGate {
   open(): void;
   /** Writes held back now. */
   held(): number;
+  /** Writes sent on to CloudKitty since the last holdAfter. */
+  sent(): number;
   close(): Promise<void>;
 }
 
@@ -53,12 +55,14 @@ async function startWriteGate(upstream: string): Promise<WriteGate> {
   const target = new URL(upstream);
   let passing = Number.POSITIVE_INFINITY;
   let writes = 0;
+  let sent = 0;
   const held = new Set<() => void>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       const forward = () => {
+        if (req.method !== "GET") sent += 1;
         const out = http.request(
           {
             host: target.hostname,
@@ -89,6 +93,7 @@ async function startWriteGate(upstream: string): Promise<WriteGate> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     holdAfter(count) {
       writes = 0;
+      sent = 0;
       passing = count;
     },
     open() {
@@ -96,6 +101,7 @@ async function startWriteGate(upstream: string): Promise<WriteGate> {
       for (const send of [...held]) send();
     },
     held: () => held.size,
+    sent: () => sent,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -122,6 +128,13 @@ describe("the apply lease across two instances on one database", () => {
   let targetId: string;
   let computeMappings: string[];
   let env: Record<string, string>;
+
+  /** A write into the shared database, as another instance would make it. */
+  const writeDatabase = (sql: string) =>
+    queryDatabase(
+      a.databasePath,
+      isPostgres(a.databasePath) ? sql : `PRAGMA busy_timeout = 10000; ${sql}`,
+    );
 
   /** The lease as the database holds it (null: free). */
   const lease = () => {
@@ -342,5 +355,56 @@ describe("the apply lease across two instances on one database", () => {
     expect(lease()).toBeNull();
     expect((await plan(apiA)).counts).toMatchObject({ create: 0, update: 0, replace: 0 });
     await expectCloudKittyHolds(2 * MAPPINGS);
+  }, 180_000);
+  it("stops an apply whose lease was taken from it before its next CloudKitty write, as partial", async () => {
+    await seedMappings(apiA, "network", MAPPINGS);
+    const { plan_id } = await plan(apiA);
+    // CloudKitty takes the service, the field and one mapping; the next writes (one per worker)
+    // wait at the gate, in flight, while the lease is taken from the apply.
+    gate.holdAfter(3);
+    const running = apply(apiA, plan_id);
+    await until("the apply's held writes", () => gate.held() > 0);
+    await sleep(300);
+    const inFlight = gate.held();
+    expect(lease()?.holder).toMatch(new RegExp(` pid ${a.process.pid}$`));
+    // What another instance does once the holding lapsed (its renewals failed for a lease): the
+    // row now names it, under its own token.
+    writeDatabase(
+      `UPDATE cloudkitty_targets SET apply_lock_token = 'taken-by-the-test', ` +
+        `apply_lock_holder = 'the test pid 1' WHERE id = '${targetId}'`,
+    );
+    // The holder's next renewal (every quarter of its 2 s lease) finds it gone.
+    await sleep(1500);
+    gate.open();
+    const stopped = await running;
+    expect(stopped.status, stopped.text).toBe(200);
+    expect(stopped.body.status).toBe("partial");
+    expect(stopped.body.error).toMatch(
+      /^the apply lease was lost: the target's lease is held by instance the test pid 1 \(plan \S+, until \S+Z\)$/,
+    );
+    // The writes in flight finished; nothing was sent after them.
+    expect(gate.sent()).toBe(3 + inFlight);
+    expect(stopped.body.counts).toMatchObject({ done: 3 + inFlight, failed: 0 });
+    expect(stopped.body.counts.not_run).toBe(MAPPINGS - 1 - inFlight);
+    await expectCloudKittyHolds(2 * MAPPINGS + 1 + inFlight);
+    // Its release left the other holding alone.
+    expect(lease()?.holder).toBe("the test pid 1");
+    const runs = await apiB.get(`${TARGETS}/${targetId}/runs`, { query: { kind: "apply" } });
+    const run = runs.body.runs.find((r: { run_id: string }) => r.run_id === stopped.body.run_id);
+    expect(run).toMatchObject({ status: "partial", error: stopped.body.error });
+
+    // The other apply is over: plan and apply again converge.
+    writeDatabase(
+      `UPDATE cloudkitty_targets SET apply_lock_token = NULL, apply_lock_holder = NULL, ` +
+        `apply_lock_actor = NULL, apply_lock_plan_id = NULL, apply_lock_since = NULL, ` +
+        `apply_lock_until = NULL WHERE id = '${targetId}'`,
+    );
+    const planned = await plan(apiB);
+    expect(planned.counts.create).toBe(MAPPINGS - 1 - inFlight);
+    const applied = await apply(apiB, planned.plan_id);
+    expect(applied.status, applied.text).toBe(200);
+    expect(applied.body.status).toBe("ok");
+    expect((await plan(apiA)).counts).toMatchObject({ create: 0, update: 0, replace: 0 });
+    await expectCloudKittyHolds(3 * MAPPINGS);
   }, 180_000);
 });
