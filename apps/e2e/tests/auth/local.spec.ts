@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import type { TField, TMapping, TService } from "@ratecard/validators";
 import { HASHMAP, uniqueName } from "../support/api.js";
+import { expectNoAxeViolations } from "../support/axe.js";
 import { expectToast } from "../support/toasts.js";
 import {
   ADMIN_PASSWORD,
@@ -60,11 +61,13 @@ test("sign-in page: a wrong password is refused in words, the right one opens th
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
   await expect(page.getByLabel("Username")).toBeFocused();
   await expect(page.getByLabel("Project")).toHaveCount(0);
+  await expectNoAxeViolations(page);
 
   await signInThroughPage(page, { username: "admin", password: "not-the-password" });
   await expect(page.getByRole("alert")).toHaveText("The username or password is incorrect.");
   await expect(page.getByLabel("Password")).toHaveValue("");
   await expect(page.getByLabel("Password")).toBeFocused();
+  await expectNoAxeViolations(page);
 
   await page.getByLabel("Password").fill(ADMIN_PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
@@ -90,8 +93,11 @@ test("an admin creates a reader and an API token that works with the REST API un
 
   await navLink(page, "Users and tokens").click();
   await expect(page.getByRole("heading", { name: "Users and API tokens" })).toBeVisible();
+  await expectNoAxeViolations(page);
   await page.getByRole("button", { name: "Create user" }).click();
   const dialog = page.getByRole("dialog", { name: "Create a user" });
+  await expect(dialog).toBeVisible();
+  await expectNoAxeViolations(page, { include: '[role="dialog"]' });
   await dialog.getByLabel("User name").fill(reader);
   await dialog.getByLabel("Role").selectOption("reader");
   await dialog.getByLabel("Password").fill("short");
@@ -118,6 +124,7 @@ test("an admin creates a reader and an API token that works with the REST API un
     ),
   ).toBeVisible();
   await expect(page.getByRole("button", { name: "Copy token" })).toBeVisible();
+  await expectNoAxeViolations(page);
 
   // What the CLI sends: the token as X-Auth-Token.
   const withToken = { headers: { "X-Auth-Token": secret } };
@@ -128,6 +135,8 @@ test("an admin creates a reader and an API token that works with the REST API un
   const tokens = page.getByRole("table", { name: "My API tokens" });
   await expect(tokens.getByRole("row", { name: new RegExp(tokenName) })).toContainText("Active");
   await tokens.getByRole("button", { name: new RegExp(`Revoke token ${tokenName}`) }).click();
+  await expect(page.getByRole("alertdialog")).toBeVisible();
+  await expectNoAxeViolations(page, { include: '[role="alertdialog"]' });
   await page.getByRole("alertdialog").getByRole("button", { name: "Revoke token" }).click();
   await expectToast(page, "revoked");
   await expect(tokens.getByRole("row", { name: new RegExp(tokenName) })).toContainText("Revoked");
@@ -190,6 +199,7 @@ test("signing out shows the sign-in page; a reader then sees every list and no w
 
   await page.goto("/admin/accounts");
   await expect(page.getByRole("note")).toContainText("Only administrators manage accounts.");
+  await expectNoAxeViolations(page);
 });
 
 test("when the session ends mid-edit, signing in again in the dialog saves what was typed", async ({
@@ -210,6 +220,7 @@ test("when the session ends mid-edit, signing in again in the dialog saves what 
   await expect(dialog).toContainText("Sign in again to continue; your unsaved changes are kept.");
   await expect(dialog.getByLabel("Username")).toHaveValue("admin");
   await expect(dialog.getByLabel("Password")).toBeFocused();
+  await expectNoAxeViolations(page, { include: '[role="dialog"]' });
   // The page under the dialog still holds the typed value.
   await expect(page.locator('input[name="cost"]')).toHaveValue("0.42");
 
