@@ -248,6 +248,28 @@ describe("the apply lease across two instances on one database", () => {
     const taken = lease();
     const winner = [a, b].find((server) => taken?.holder.endsWith(` pid ${server.process.pid}`))!;
     expect(winner, `held by ${taken?.holder}`).toBeDefined();
+    // The target shows the apply under way, through either instance, but never the lease's token.
+    const token = queryDatabase(
+      a.databasePath,
+      `SELECT apply_lock_token FROM cloudkitty_targets WHERE id = '${targetId}'`,
+    );
+    const shown = await apiB.get(`${TARGETS}/${targetId}`);
+    expect(shown.status, shown.text).toBe(200);
+    expect(shown.body.apply_in_progress).toEqual({
+      since: expect.stringMatching(/^\d{4}-\d\d-\d\dT\S+Z$/),
+      until: expect.stringMatching(/^\d{4}-\d\d-\d\dT\S+Z$/),
+      actor: expect.any(String),
+      plan_id,
+      instance: taken!.holder,
+    });
+    // Its lease's end as the database holds it, or a later one (renewed meanwhile).
+    expect(Date.parse(shown.body.apply_in_progress.until)).toBeGreaterThanOrEqual(taken!.until);
+    expect(shown.text).not.toContain(token);
+    const listed = await apiA.get(TARGETS);
+    expect(
+      listed.body.targets.find((t: { target_id: string }) => t.target_id === targetId)
+        .apply_in_progress,
+    ).toEqual(shown.body.apply_in_progress);
     await until("every refusal", () => settled === PARALLEL - 1);
     const refused: ApiResponse<any>[] = [];
     let running: Promise<ApiResponse<any>> | undefined;
@@ -274,7 +296,9 @@ describe("the apply lease across two instances on one database", () => {
     expect(lease()).toBeNull();
     await expectCloudKittyHolds(MAPPINGS);
     // The lease is not a change of the target's settings.
-    expect((await apiB.get(`${TARGETS}/${targetId}`)).body.updated_at).toBe(before);
+    const after = (await apiB.get(`${TARGETS}/${targetId}`)).body;
+    expect(after.updated_at).toBe(before);
+    expect(after.apply_in_progress).toBeNull();
 
     // Each refusal is in the run history with the holding it met.
     const runs = await apiB.get(`${TARGETS}/${targetId}/runs`, { query: { kind: "apply" } });

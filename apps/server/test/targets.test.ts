@@ -53,6 +53,7 @@ describe("CloudKitty targets", () => {
       has_secret: false,
       last_probe: null,
       last_import: null,
+      apply_in_progress: null,
     });
 
     const appCred = await ratecard.api.post(TARGETS, {

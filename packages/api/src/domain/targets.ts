@@ -122,6 +122,20 @@ export interface TTarget {
   updated_at: string;
   last_probe: (ProbeReport & { at: string }) | null;
   last_import: (ImportSummary & { at: string }) | null;
+  /** The apply holding the target's lease now (target-lock.ts); null when none does. */
+  apply_in_progress: ApplyInProgress | null;
+}
+
+/** An apply under way, as its lease names it (never the lease's token). */
+export interface ApplyInProgress {
+  since: string;
+  /** When the lease lapses unless its holder renews it (it does every quarter of a lease). */
+  until: string;
+  /** Who asked for the apply (the run history's actor); null for an unnamed caller. */
+  actor: string | null;
+  plan_id: string | null;
+  /** The Ratecard instance carrying it out: host name and process id. */
+  instance: string | null;
 }
 
 export interface ImportSummary {
@@ -137,7 +151,23 @@ export type TargetRow = NonNullable<
   Awaited<ReturnType<PrismaClient["cloudKittyTarget"]["findUnique"]>>
 >;
 
-function render(row: TargetRow): TTarget {
+/**
+ * The lease as an apply in progress. A lease past its end is not one: its holder died or lost it,
+ * and the next apply takes it over.
+ */
+function applyInProgress(row: TargetRow, now: Date): ApplyInProgress | null {
+  const { applyLockSince: since, applyLockUntil: until } = row;
+  if (!row.applyLockToken || !since || !until || until < now) return null;
+  return {
+    since: since.toISOString(),
+    until: until.toISOString(),
+    actor: row.applyLockActor,
+    plan_id: row.applyLockPlanId,
+    instance: row.applyLockHolder,
+  };
+}
+
+function render(row: TargetRow, now = new Date()): TTarget {
   return {
     target_id: row.id,
     name: row.name,
@@ -158,12 +188,13 @@ function render(row: TargetRow): TTarget {
       row.lastImport && row.lastImportAt
         ? { ...(JSON.parse(row.lastImport) as ImportSummary), at: row.lastImportAt.toISOString() }
         : null,
+    apply_in_progress: applyInProgress(row, now),
   };
 }
 
 /** What the audit trail records of a target: its answer, which has no secret. */
 function audited(target: TTarget) {
-  const { last_probe: _probe, last_import: _import, ...rest } = target;
+  const { last_probe: _probe, last_import: _import, apply_in_progress: _apply, ...rest } = target;
   return rest;
 }
 
@@ -242,7 +273,7 @@ const nameTaken = (name: string) => `A target named ${JSON.stringify(name)} alre
 
 export async function listTargets(prisma: PrismaClient): Promise<TTarget[]> {
   const rows = await prisma.cloudKittyTarget.findMany({ orderBy: { name: "asc" } });
-  return rows.map(render);
+  return rows.map((row) => render(row));
 }
 
 export async function getTarget(prisma: PrismaClient, targetId: string): Promise<TTarget> {

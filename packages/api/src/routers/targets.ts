@@ -120,6 +120,20 @@ const ZTargetOut = z.object({
       at: z.string(),
     })
     .nullable(),
+  apply_in_progress: z
+    .object({
+      since: z.string(),
+      until: z.string(),
+      actor: z.string().nullable(),
+      plan_id: z.string().nullable(),
+      instance: z.string().nullable(),
+    })
+    .nullable()
+    .describe(
+      "The apply under way on the target (on any instance), as its lease names it: since when, " +
+        "when its lease lapses unless renewed, who asked, which plan, which instance (host name " +
+        "and process id). null when none is. Another apply meanwhile is refused with a 409.",
+    ),
 });
 
 const ZBriefRule = z.object({ id: z.string(), cost: z.string(), type: z.string() });
