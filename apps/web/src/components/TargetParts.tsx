@@ -4,7 +4,13 @@ import { toast } from "sonner";
 import { useRefreshAll } from "../hooks";
 import { formatDateTime } from "../lib/accounts";
 import { describeProblem } from "../lib/errors";
-import { describeModules, describeProbe, GENERATION_LABEL } from "../lib/targets";
+import {
+  applyBlockedReason,
+  describeApplyInProgress,
+  describeModules,
+  describeProbe,
+  GENERATION_LABEL,
+} from "../lib/targets";
 import { useTRPC, type RouterOutputs } from "../trpc";
 import { ConfirmDialog } from "./ConfirmDialog";
 import type { Target } from "./TargetDialog";
@@ -19,6 +25,19 @@ export function ModeTag({ mode, prune }: { mode: Target["mode"]; prune: boolean 
         {mode === "managed" ? "managed" : "import source"}
       </span>
       {prune && <span className="tag">prunes</span>}
+    </span>
+  );
+}
+
+/**
+ * The apply under way on the target (on any Ratecard instance), as its lease names it; nothing
+ * when none is.
+ */
+export function ApplyingNow({ apply }: { apply: Target["apply_in_progress"] }) {
+  if (!apply) return null;
+  return (
+    <span className="tag drift-dirty" role="status" title={applyBlockedReason(apply) ?? undefined}>
+      {describeApplyInProgress(apply)}
     </span>
   );
 }

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
+  applyBlockedReason,
+  applyProgressRefresh,
   canKeepSecret,
   changeCount,
   connectionInput,
+  describeApplyInProgress,
   describeConnection,
   describeCounts,
   describeDrift,
@@ -388,5 +391,49 @@ describe("storedPlanOperations", () => {
     ];
     expect(storedPlanOperations(stored)).toEqual(stored);
     expect(storedPlanOperations([{ kind: "changed", path: "x" }])).toBeNull();
+  });
+});
+
+describe("an apply in progress", () => {
+  const apply = {
+    since: "2026-11-26T03:00:00.000Z",
+    until: "2026-11-26T03:01:15.000Z",
+    actor: "admin",
+    plan_id: "6f0c2a9e-0000-4000-8000-000000000000",
+    instance: "ratecard-2 pid 4181",
+  };
+  const iso = (value: string) => value;
+
+  it("says since when and by whom", () => {
+    expect(describeApplyInProgress(apply, iso)).toBe(
+      "Applying since 2026-11-26T03:00:00.000Z by admin",
+    );
+    expect(describeApplyInProgress({ ...apply, actor: null }, iso)).toBe(
+      "Applying since 2026-11-26T03:00:00.000Z by an unnamed caller",
+    );
+  });
+
+  it("is the reason Apply is unavailable, naming the instance and plan", () => {
+    expect(applyBlockedReason(null)).toBeNull();
+    expect(applyBlockedReason(apply, iso)).toBe(
+      "Applying since 2026-11-26T03:00:00.000Z by admin on ratecard-2 pid 4181 " +
+        "(plan 6f0c2a9e-0000-4000-8000-000000000000). Another apply to this target waits " +
+        "until it ends: then plan again, since CloudKitty will have changed.",
+    );
+    expect(applyBlockedReason({ ...apply, instance: null, plan_id: null }, iso)).toMatch(
+      /^Applying since \S+ by admin\. Another apply/,
+    );
+  });
+
+  it("formats the moment for people by default", () => {
+    expect(describeApplyInProgress(apply)).toMatch(
+      /^Applying since 26 Nov 2026, \d\d:\d\d by admin$/,
+    );
+  });
+
+  it("reads the target again only while an apply is under way", () => {
+    expect(applyProgressRefresh({ apply_in_progress: apply })).toBe(5000);
+    expect(applyProgressRefresh({ apply_in_progress: null })).toBe(false);
+    expect(applyProgressRefresh(undefined)).toBe(false);
   });
 });

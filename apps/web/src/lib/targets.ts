@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { formatDateTime } from "./accounts";
 
 // The Targets page's side of the CloudKitty targets API (issue 14): what a target's connection,
 // probe and plan say, in words for operators, and the register/edit form's values to the API's
@@ -624,4 +625,48 @@ const ZStoredPlanOperation = z.object({
 export function storedPlanOperations(operations: readonly unknown[]): PlanOperation[] | null {
   const parsed = z.array(ZStoredPlanOperation).safeParse(operations);
   return parsed.success ? parsed.data : null;
+}
+
+// -------------------------------------------------------------------------- apply in progress
+
+/** The apply under way on a target, as the target's `apply_in_progress` names it (its lease). */
+export interface ApplyInProgressLike {
+  since: string;
+  until: string;
+  actor: string | null;
+  plan_id: string | null;
+  instance: string | null;
+}
+
+/** "Applying since 26 Nov 2026, 03:00 by admin". */
+export function describeApplyInProgress(
+  apply: ApplyInProgressLike,
+  format: (iso: string) => string = formatDateTime,
+): string {
+  return `Applying since ${format(apply.since)} by ${apply.actor ?? "an unnamed caller"}`;
+}
+
+/**
+ * Why Apply is unavailable while an apply holds the target (on any Ratecard instance): the server
+ * would refuse a second one with a 409. Null when none does.
+ */
+export function applyBlockedReason(
+  apply: ApplyInProgressLike | null,
+  format: (iso: string) => string = formatDateTime,
+): string | null {
+  if (!apply) return null;
+  const where = apply.instance ? ` on ${apply.instance}` : "";
+  const plan = apply.plan_id ? ` (plan ${apply.plan_id})` : "";
+  return (
+    `${describeApplyInProgress(apply, format)}${where}${plan}. Another apply to this target ` +
+    "waits until it ends: then plan again, since CloudKitty will have changed."
+  );
+}
+
+/** How often a page that shows an apply under way reads the target again, until it ends. */
+export const APPLY_PROGRESS_REFRESH_MS = 5_000;
+
+/** A target query's refetchInterval: while an apply is under way, so that its end shows. */
+export function applyProgressRefresh(target: { apply_in_progress: unknown } | undefined) {
+  return target?.apply_in_progress ? APPLY_PROGRESS_REFRESH_MS : false;
 }

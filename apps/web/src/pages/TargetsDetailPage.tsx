@@ -9,6 +9,7 @@ import { CopyableId } from "../components/CopyableId";
 import { ErrorPanel, MissingRecord, QueryState } from "../components/QueryState";
 import { TargetDialog, type Target } from "../components/TargetDialog";
 import {
+  ApplyingNow,
   DeleteTargetDialog,
   ImportReport,
   ModeTag,
@@ -23,6 +24,8 @@ import { useRefreshAll } from "../hooks";
 import { formatDateTime } from "../lib/accounts";
 import { describeProblem } from "../lib/errors";
 import {
+  applyBlockedReason,
+  applyProgressRefresh,
   CHANGING_OPS,
   changeCount,
   describeConnection,
@@ -50,6 +53,7 @@ export function TargetsDetailPage() {
   const target = useQuery({
     ...trpc.targets.get.queryOptions({ target_id: targetId }),
     enabled: manageTargets,
+    refetchInterval: (query) => applyProgressRefresh(query.state.data),
   });
   if (!manageTargets)
     return (
@@ -206,6 +210,17 @@ function Overview({ target }: { target: Target }) {
             .filter(Boolean)
             .join(" and ") || "rules only (not scripts, not module states)"}
         </dd>
+        {target.apply_in_progress && (
+          <>
+            <dt>Apply in progress</dt>
+            <dd>
+              <ApplyingNow apply={target.apply_in_progress} />{" "}
+              <span className="muted">
+                on {target.apply_in_progress.instance ?? "an unknown instance"}
+              </span>
+            </dd>
+          </>
+        )}
         <dt>Last apply</dt>
         <dd>
           <LastApply targetId={target.target_id} />
@@ -363,6 +378,8 @@ function PlanPanel({
   ) as Partial<Record<PlanOp, number>>;
   const shownPlanId = fresh ? fresh.plan_id : storedPlan ? planId : undefined;
   const changes = changeCount(counts);
+  // Another apply holds the target (this page's own shows as the pending dialog instead).
+  const blocked = apply.isPending ? null : applyBlockedReason(target.apply_in_progress);
   const applyPlan = (planToApply: string) =>
     void apply.mutateAsync({ target_id: target.target_id, plan_id: planToApply }).then(
       async (answer) => {
@@ -393,11 +410,23 @@ function PlanPanel({
           {plan.isPending ? "Planning…" : shownPlanId || applied ? "Plan again" : "Plan"}
         </button>
         {shownPlanId && changes > 0 && target.mode === "managed" && (
-          <button type="button" className="button" onClick={() => setConfirming(true)}>
+          <button
+            type="button"
+            className="button"
+            disabled={blocked !== null}
+            title={blocked ?? undefined}
+            aria-describedby={blocked ? "apply-blocked" : undefined}
+            onClick={() => setConfirming(true)}
+          >
             Apply this plan
           </button>
         )}
       </div>
+      {blocked && (
+        <p className="alert note" role="note" id="apply-blocked">
+          {blocked}
+        </p>
+      )}
       {shownPlanId && changes > 0 && target.mode !== "managed" && (
         <p className="alert note" role="note">
           This target is an import source: Ratecard never writes to it. Make it managed (Edit

@@ -7,12 +7,17 @@ import { DataTable } from "../components/DataTable";
 import { EmptyState } from "../components/EmptyState";
 import { QueryState } from "../components/QueryState";
 import { TargetDialog, type Target } from "../components/TargetDialog";
-import { DeleteTargetDialog, ModeTag, ProbeCell } from "../components/TargetParts";
+import { ApplyingNow, DeleteTargetDialog, ModeTag, ProbeCell } from "../components/TargetParts";
 import { DriftBadge, LastApply } from "../components/TargetRuns";
 import { useRefreshAll } from "../hooks";
 import { describeProblem } from "../lib/errors";
 import { formatSort, parseSort } from "../lib/rules";
-import { describeConnection, describeProbe } from "../lib/targets";
+import {
+  APPLY_PROGRESS_REFRESH_MS,
+  applyProgressRefresh,
+  describeConnection,
+  describeProbe,
+} from "../lib/targets";
 import { ReadOnlyNotice, useCan } from "../session/permissions";
 import { useTRPC } from "../trpc";
 import "../components/targets.css";
@@ -35,7 +40,14 @@ export function TargetsPage() {
 
 function TargetList() {
   const trpc = useTRPC();
-  const targets = useQuery(trpc.targets.list.queryOptions());
+  const targets = useQuery({
+    ...trpc.targets.list.queryOptions(),
+    // While an apply is under way, until its end shows.
+    refetchInterval: (query) =>
+      query.state.data?.targets.some((target) => applyProgressRefresh(target))
+        ? APPLY_PROGRESS_REFRESH_MS
+        : false,
+  });
   const search = route.useSearch();
   const navigate = useNavigate({ from: "/targets" });
   const sorting = parseSort(search.sort);
@@ -71,7 +83,12 @@ function TargetList() {
       column.display({
         id: "lastApply",
         header: "Last apply",
-        cell: (info) => <LastApply targetId={info.row.original.target_id} />,
+        cell: (info) => (
+          <span className="target-probe">
+            <ApplyingNow apply={info.row.original.apply_in_progress} />
+            <LastApply targetId={info.row.original.target_id} />
+          </span>
+        ),
       }),
       column.display({
         id: "drift",
