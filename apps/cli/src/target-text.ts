@@ -33,6 +33,16 @@ export interface Target {
     conflicts: number;
     at: string;
   } | null;
+  /** The apply under way on the target, on any Ratecard instance (absent from older servers). */
+  apply_in_progress?: ApplyInProgress | null;
+}
+
+export interface ApplyInProgress {
+  since: string;
+  until: string;
+  actor: string | null;
+  plan_id: string | null;
+  instance: string | null;
 }
 
 export interface Probe {
@@ -250,6 +260,14 @@ export function formatTarget(target: Target): string {
   }
   lines.push(`secret:       ${target.has_secret ? "set (write-only)" : "none"}`);
   lines.push(`created:      ${target.created_at}`, `updated:      ${target.updated_at}`);
+  const applying = target.apply_in_progress;
+  if (applying)
+    lines.push(
+      `applying:     since ${applying.since} by ${applying.actor ?? "an unnamed caller"} on ` +
+        `${applying.instance ?? "?"} (plan ${applying.plan_id ?? "?"}); its lease lapses at ` +
+        `${applying.until} unless renewed. Another apply is refused until it ends.`,
+    );
+  else if (applying === null) lines.push("applying:     no");
   if (target.last_probe)
     lines.push("last probe:", ...formatProbeLines(target.last_probe).map((l) => `  ${l}`));
   else lines.push("last probe:   never");
