@@ -51,6 +51,7 @@ function freePort(): Promise<number> {
 
 let server: ChildProcess | null = null;
 let baseURL = "";
+let databaseFile = "";
 
 test.describe.configure({ mode: "serial" });
 
@@ -62,6 +63,7 @@ test.beforeAll(async () => {
   const port = await freePort();
   baseURL = `http://127.0.0.1:${port}`;
   const database = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-targets-")), "t.db");
+  databaseFile = database;
   server = spawn(process.execPath, [serverMain], {
     env: {
       ...process.env,
@@ -244,8 +246,38 @@ test("register, probe, import a CloudKitty's rules, change a price and read the 
       .getByRole("row", { name: /volume_type\/mappings\/ssd/ }),
   ).toContainText("cost 0.5 → 0.75");
 
+  // Another instance's apply holds the target (its lease, written into the database as that
+  // instance would): the page says who applies since when, and Apply waits with that reason; once
+  // the apply ends the page sees it by itself and offers Apply again.
+  const writeLease = (columns: string) =>
+    run("sqlite3", [
+      databaseFile,
+      `PRAGMA busy_timeout = 10000; UPDATE cloudkitty_targets SET ${columns} WHERE name = 'reference'`,
+    ]);
+  const moment = (ms: number) => new Date(ms).toISOString().replace("Z", "+00:00");
+  await writeLease(
+    `apply_lock_token = 'e2e', apply_lock_holder = 'ratecard-2 pid 4181', ` +
+      `apply_lock_actor = 'alice', apply_lock_plan_id = 'plan-elsewhere', ` +
+      `apply_lock_since = '${moment(Date.now())}', apply_lock_until = '${moment(Date.now() + 600_000)}'`,
+  );
+  await page.reload();
+  const applyButton = page.getByRole("button", { name: "Apply this plan" });
+  await expect(applyButton).toBeDisabled();
+  await expect(
+    page
+      .getByRole("note")
+      .filter({ hasText: /^Applying since .+ by alice on ratecard-2 pid 4181/ }),
+  ).toBeVisible();
+  await expectNoAxeViolations(page);
+  await writeLease(
+    "apply_lock_token = NULL, apply_lock_holder = NULL, apply_lock_actor = NULL, " +
+      "apply_lock_plan_id = NULL, apply_lock_since = NULL, apply_lock_until = NULL",
+  );
+  await expect(applyButton).toBeEnabled({ timeout: 15_000 });
+  await expect(page.getByRole("note").filter({ hasText: /^Applying since/ })).toHaveCount(0);
+
   // Apply, behind a confirmation that gives the counts and says it is not atomic.
-  await page.getByRole("button", { name: "Apply this plan" }).click();
+  await applyButton.click();
   const applyDialog = page.getByRole("alertdialog", { name: "Apply the plan to reference?" });
   await expect(applyDialog).toContainText("1 change: 1 update.");
   await expect(applyDialog).toContainText("not atomic on CloudKitty's side");
