@@ -204,6 +204,7 @@ describe("the console's session", () => {
         manageAccounts: false,
         preview: true,
         readAudit: false,
+        seeWarnings: true,
         acknowledgeWarnings: false,
       },
     });
@@ -419,6 +420,44 @@ describe("a policy file", () => {
     const made = await api.post(`${HASHMAP}/services`, { name: "by-policy" }, { headers });
     expect(made.status).toBe(201);
     expect((await api.get(`${HASHMAP}/services`, { headers })).status).toBe(200);
+  });
+
+  it("narrowing ratecard:warnings hides warnings from every console query, not only hashmap.warnings", async () => {
+    await custom?.stop();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-policy-"));
+    const policyFile = path.join(dir, "policy.yaml");
+    fs.writeFileSync(policyFile, '"ratecard:warnings": "role:nobody"\n');
+    custom = await startServer({
+      env: {
+        AUTH_STRATEGY: "local",
+        RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        POLICY_FILE: policyFile,
+      },
+    });
+    const session = await signIn(custom.baseUrl, { username: "admin", password: ADMIN_PASSWORD });
+    const headers = sessionHeaders(session);
+    const me: any = await (await fetch(`${custom.baseUrl}/auth/session`, { headers })).json();
+    expect(me.can.seeWarnings).toBe(false);
+    const made = await rpc(
+      custom.baseUrl,
+      "hashmap.services.create",
+      { name: "compute" },
+      { type: "mutation", headers },
+    );
+    expect(made.status).toBe(200);
+    const scope = { service_id: made.data.service_id };
+    for (const [procedure, input] of [
+      ["hashmap.warnings", undefined],
+      ["console.warnings", scope],
+      ["console.rules", { ...scope, limit: 1, warnings: true }],
+    ] as const) {
+      const refused = await rpc(custom.baseUrl, procedure, input, { headers });
+      expect(refused.status, procedure).toBe(403);
+      expect(refused.code, procedure).toBe("FORBIDDEN");
+    }
+    const rows = await rpc(custom.baseUrl, "console.rules", { ...scope, limit: 1 }, { headers });
+    expect(rows.status).toBe(200);
+    expect(rows.data.total).toBe(0);
   });
 
   it("that cannot be parsed stops the server, naming the line", async () => {

@@ -5,6 +5,7 @@ import { knownCollector, type CollectorMetrics } from "./lib/collector";
 import { refreshAllQueries } from "./lib/refresh";
 import { windowRowToRuleRow } from "./lib/rule-window";
 import type { RuleLookups, RuleRow } from "./lib/rules";
+import { useCan } from "./session/permissions";
 import { useTRPC } from "./trpc";
 
 /** After a change, every list and count shown anywhere may be stale: refetch what is on screen. */
@@ -74,6 +75,7 @@ const combineNamedRules = (results: { data?: TRuleWindow }[]) =>
  */
 export function useNamedRules(ids: readonly string[]): ReadonlyMap<string, RuleRow> {
   const trpc = useTRPC();
+  const { seeWarnings } = useCan();
   const key = ids.join(",");
   const chunks = useMemo(() => {
     const all = key ? key.split(",") : [];
@@ -84,7 +86,11 @@ export function useNamedRules(ids: readonly string[]): ReadonlyMap<string, RuleR
   }, [key]);
   return useQueries({
     queries: chunks.map((chunk) => ({
-      ...trpc.console.rules.queryOptions({ ids: chunk, limit: chunk.length, warnings: true }),
+      ...trpc.console.rules.queryOptions({
+        ids: chunk,
+        limit: chunk.length,
+        warnings: seeWarnings,
+      }),
       placeholderData: keepPreviousData,
     })),
     combine: combineNamedRules,

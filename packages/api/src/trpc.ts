@@ -153,6 +153,19 @@ const CONFLICT_ATTEMPTS = 3;
 const CONFLICT_BACKOFF_MS = 20;
 
 /**
+ * Refuses the call as the edge would refuse `procedurePath`: for a procedure whose answer, on
+ * request, includes what another procedure's policy rule guards.
+ */
+export function assertAccess(
+  ctx: Context,
+  procedurePath: string,
+  type: "query" | "mutation" | "subscription" = "query",
+): void {
+  const refusal = ctx.access.check(procedurePath, type);
+  if (refusal) throw new TRPCError({ code: refusal.code, message: refusal.message });
+}
+
+/**
  * Every procedure. The edge's access verdict comes first. A mutation may change rules, so whatever
  * it does, the compiled rule set is dropped afterwards and the next quote reloads it.
  *
@@ -163,8 +176,7 @@ const CONFLICT_BACKOFF_MS = 20;
  * that give the same result when run again (updateUser): keep it so.
  */
 export const publicProcedure = t.procedure.use(async ({ ctx, path, type, next }) => {
-  const refusal = ctx.access.check(path, type);
-  if (refusal) throw new TRPCError({ code: refusal.code, message: refusal.message });
+  assertAccess(ctx, path, type);
   try {
     let result = await next();
     for (

@@ -13,7 +13,8 @@ export function rpcRule(path: string, type: ProcedureType): string | null | unde
   if (path === "ruleset.applyDocument") return "ratecard:apply_ruleset";
   if (path.startsWith("targets.")) return "ratecard:manage_targets";
   if (path === "hashmap.preview") return "ratecard:preview";
-  if (path === "hashmap.warnings") return "ratecard:warnings";
+  // The warnings panel by scope answers what hashmap.warnings answers: the same rule.
+  if (path === "hashmap.warnings" || path === "console.warnings") return "ratecard:warnings";
   if (path.startsWith("warnings.")) return "ratecard:acknowledge_warnings";
   if (path === "rating.quote") return "rating:quote";
   if (path.startsWith("info.")) return "ratecard:list_metrics";

@@ -56,6 +56,7 @@ export function createSessionRoutes(options: SessionRoutesOptions) {
         manageAccounts: accounts && edge.allows(identity, "ratecard:manage_accounts"),
         preview: edge.allows(identity, "ratecard:preview"),
         readAudit: edge.allows(identity, "ratecard:read_audit"),
+        seeWarnings: edge.allows(identity, "ratecard:warnings"),
         acknowledgeWarnings: edge.allows(identity, "ratecard:acknowledge_warnings"),
         manageTargets: edge.allows(identity, "ratecard:manage_targets"),
       },

@@ -24,6 +24,7 @@ import {
   type RuleWindowFilters,
 } from "../lib/rule-window";
 import { badgeLabel, warningAnchor, warningBadgeOf, type RuleWarningBadge } from "../lib/warnings";
+import { useCan } from "../session/permissions";
 import { useTRPC } from "../trpc";
 import { DataTable, type ServerRows } from "./DataTable";
 import { DebouncedInput } from "./DebouncedInput";
@@ -299,6 +300,7 @@ function rowsOf(answer: TRuleWindow): RuleRow[] {
  */
 function useRuleWindows(filters: RuleWindowFilters, focusRowId: string | undefined) {
   const trpc = useTRPC();
+  const { seeWarnings } = useCan();
   const [indexes, setIndexes] = useState<number[]>([0]);
   const onRangeChange = useCallback((first: number, last: number) => {
     const next = windowIndexes(first, last, undefined);
@@ -310,8 +312,9 @@ function useRuleWindows(filters: RuleWindowFilters, focusRowId: string | undefin
         ...filters,
         offset: index * RULE_WINDOW_SIZE,
         limit: RULE_WINDOW_SIZE,
-        // Each row's warnings, for its badge: no warnings answer naming every rule involved.
-        warnings: true,
+        // Each row's warnings, for its badge: no warnings answer naming every rule involved. A
+        // role without ratecard:warnings gets rows without badges (the server would refuse).
+        warnings: seeWarnings,
       }),
       // Only the same window of the previous filters or sort stands in for this one: another
       // window's rows would show at the wrong place while scrolling.

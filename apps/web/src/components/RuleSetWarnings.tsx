@@ -46,7 +46,9 @@ export function RuleSetWarnings({
   collectorWarnings?: readonly CollectorWarning[];
 }) {
   const trpc = useTRPC();
-  const query = useQuery(trpc.console.warnings.queryOptions(scope));
+  // A role without ratecard:warnings sees only the collector's warnings (the server would refuse).
+  const { seeWarnings } = useCan();
+  const query = useQuery({ ...trpc.console.warnings.queryOptions(scope), enabled: seeWarnings });
   const headingId = useId();
   const [showAll, setShowAll] = useState(false);
   const [showAcknowledged, setShowAcknowledged] = useState(false);

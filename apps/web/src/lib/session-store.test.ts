@@ -15,6 +15,7 @@ const SESSION = {
     manageAccounts: true,
     preview: true,
     readAudit: true,
+    seeWarnings: true,
     acknowledgeWarnings: true,
     manageTargets: true,
   },

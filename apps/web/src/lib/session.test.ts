@@ -95,6 +95,7 @@ describe("describeRoles", () => {
       manageAccounts: false,
       preview: true,
       readAudit: false,
+      seeWarnings: true,
       acknowledgeWarnings: false,
       manageTargets: false,
     },

@@ -9,6 +9,7 @@ export const ZPermissions = z.object({
   manageAccounts: z.boolean(),
   preview: z.boolean(),
   readAudit: z.boolean(),
+  seeWarnings: z.boolean(),
   acknowledgeWarnings: z.boolean(),
   manageTargets: z.boolean(),
 });

@@ -34,6 +34,7 @@ const NOTICE: Record<Permission, { title: string; text: string }> = {
   manageAccounts: { title: "Not allowed.", text: "Only administrators manage accounts." },
   preview: { title: "Not allowed.", text: "Your role may not preview prices." },
   readAudit: { title: "Not allowed.", text: "Only administrators can see the history of changes." },
+  seeWarnings: { title: "Not allowed.", text: "Your role may not see the pricing warnings." },
   acknowledgeWarnings: {
     title: "Read only.",
     text: "Your role can read the pricing warnings but not acknowledge them.",

@@ -14,7 +14,7 @@ import {
 } from "../domain/console.js";
 import { ruleWindow } from "../domain/rule-window.js";
 import { scopedWarnings, warningsOfRules } from "../domain/warnings-ack.js";
-import { publicProcedure, router } from "../trpc.js";
+import { assertAccess, publicProcedure, router } from "../trpc.js";
 import { ZFieldOut } from "./revisions.js";
 
 // RPC only (no `meta.openapi`): what the admin console needs beyond CloudKitty's REST contract.
@@ -47,6 +47,9 @@ export const consoleRouter = router({
     .input(ZRuleWindowInput)
     .output(ZRuleWindow)
     .query(async ({ ctx, input }) => {
+      // The rows' warnings are what hashmap.warnings answers: a caller its rule refuses gets that
+      // refusal, not the warnings through the list's own (read) rule.
+      if (input.warnings) assertAccess(ctx, "hashmap.warnings");
       const window = await ruleWindow(ctx.prisma, input);
       if (!input.warnings) return window;
       const byRule = await warningsOfRules(
