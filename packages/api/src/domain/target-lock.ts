@@ -18,6 +18,9 @@ import { findRow } from "./targets.js";
 // - cleared when the apply ends, whatever the outcome;
 // - left to expire when its holder dies (SIGKILL, a lost host): no target stays locked longer than
 //   one lease after its holder stopped renewing.
+// - lost when a renewal finds another apply's token, or when none succeeded until shortly before
+//   the lease's end: the holder's apply is then told to stop (an AbortSignal), since another
+//   instance may be applying by now.
 //
 // Times are the holder's clock: instances on several hosts need clocks that agree (NTP) to well
 // within a lease.

@@ -483,6 +483,8 @@ export const targetsRouter = router({
           "runs CloudKitty 23+ (not built yet), when Ratecard's rule set, the target's rule " +
           "set or its settings changed since the plan, or while another apply to the target is " +
           "under way on any instance (the 409 says since when, by whom and on which instance). " +
+          "An apply that loses its lease (renewals failing for a whole lease) stops before its " +
+          "next CloudKitty request: `partial`, error `the apply lease was lost: ...`. " +
           "Answers the apply's run: each operation with CloudKitty's status and request id.",
         protect: false,
       },
