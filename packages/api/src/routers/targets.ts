@@ -479,8 +479,10 @@ export const targetsRouter = router({
           "Carries out the plan `plan_id` on a managed target: groups, services, fields, rules, " +
           "then scripts and modules (when the target pushes them); deletes in reverse. Not " +
           "atomic on CloudKitty's side: it stops at the first failure (`partial`) and never rolls " +
-          "back; planning and applying again converges. 409 when the target is an import source, " +
-          "runs CloudKitty 23+ (not built yet), when Ratecard's rule set, the target's rule " +
+          "back; planning and applying again converges. On CloudKitty 23+ rules carry their " +
+          "validity dates and a change to a started rule ends it and starts Ratecard's " +
+          "(`supersede`). 409 when the target is an import source, its API generation was " +
+          "unknown when planned, when Ratecard's rule set, the target's rule " +
           "set or its settings changed since the plan, or while another apply to the target is " +
           "under way on any instance (the 409 says since when, by whom and on which instance). " +
           "An apply that loses its lease (renewals failing for a whole lease) stops before its " +
