@@ -50,8 +50,39 @@ export function RulePanel({
   onSaved: (saved: SavedRule) => void;
 }) {
   const search: { rule?: string } = useSearch({ strict: false });
-  const target = parseRulePanel(search.rule);
   const close = useCloseRulePanel();
+  return (
+    <RulePanelDialog
+      target={parseRulePanel(search.rule)}
+      targetKey={search.rule}
+      context={context}
+      onClose={close}
+      onSaved={onSaved}
+    />
+  );
+}
+
+/**
+ * The side panel itself, opened while `target` is set; `onClose` must clear it. Without `onSaved`
+ * (or when it returns false) focus goes back to the control that opened the panel, or to
+ * `fallbackFocus()` when a refresh after the save removed that control.
+ */
+export function RulePanelDialog({
+  target,
+  targetKey,
+  context,
+  onClose,
+  onSaved,
+  fallbackFocus,
+}: {
+  target: RulePanelTarget | null;
+  /** Changes when another rule opens, so that the form starts afresh. */
+  targetKey: string | undefined;
+  context: NewRuleContext;
+  onClose: () => void;
+  onSaved?: (saved: SavedRule) => void;
+  fallbackFocus?: (opener: HTMLElement | null) => HTMLElement | null | undefined;
+}) {
   // Handed to the list once the panel has closed: a modal panel keeps focus inside it until then.
   const savedRef = useRef<SavedRule | null>(null);
   // Links open the panel by navigating, not through a Dialog.Trigger that Radix would refocus.
@@ -64,9 +95,9 @@ export function RulePanel({
 
   return (
     <Dialog.Root
-      open={target !== null}
+      open={isOpen}
       onOpenChange={(open) => {
-        if (!open) close();
+        if (!open) onClose();
       }}
     >
       <Dialog.Portal>
@@ -81,8 +112,13 @@ export function RulePanel({
             event.preventDefault();
             const saved = savedRef.current;
             savedRef.current = null;
-            if (saved) onSaved(saved);
-            else if (openerRef.current?.isConnected) openerRef.current.focus();
+            if (saved && onSaved) {
+              onSaved(saved);
+              return;
+            }
+            const opener = openerRef.current;
+            const focusTarget = opener?.isConnected ? opener : fallbackFocus?.(opener);
+            focusTarget?.focus({ preventScroll: true });
           }}
           onEscapeKeyDown={(event) => {
             // Escape in the inline "new group" input closes that input only.
@@ -92,13 +128,13 @@ export function RulePanel({
         >
           {target && (
             <RulePanelContent
-              key={search.rule}
+              key={targetKey}
               target={target}
               context={context}
-              onCancel={close}
+              onCancel={onClose}
               onSaved={(saved) => {
                 savedRef.current = saved;
-                close();
+                onClose();
               }}
             />
           )}

@@ -21,6 +21,7 @@ import {
 } from "../lib/warnings";
 import { useCan } from "../session/permissions";
 import { useTRPC } from "../trpc";
+import { EDIT_RULE_ATTRIBUTE, useOpenRuleInPlace } from "./InPlaceRuleEditor";
 import { ErrorPanel } from "./QueryState";
 import "./warnings.css";
 
@@ -377,10 +378,15 @@ function WarningActions({
   );
 }
 
-/** The first few rules, then a count and the rest in the rules explorer. */
+/**
+ * The first few rules, then a count and the rest in the rules explorer. When it names them all, each
+ * rule can also be edited in place: a warning about many rules is fixed in the explorer, and its
+ * few shown rules keep the Tab presses needed to pass it bounded.
+ */
 function InvolvedRules({ warning }: { warning: WarningDescription }) {
   const { total, shown, hidden, explorer } = summarizeRules(warning);
   if (total === 0) return null;
+  const editable = hidden === 0;
   return (
     <>
       {hidden > 0 && (
@@ -391,7 +397,7 @@ function InvolvedRules({ warning }: { warning: WarningDescription }) {
       <ul className="warning-rules" aria-label={`Rules involved (${total})`}>
         {shown.map((rule) => (
           <li key={rule.id}>
-            <InvolvedRule rule={rule} />
+            <InvolvedRule rule={rule} editable={editable} />
           </li>
         ))}
       </ul>
@@ -407,7 +413,8 @@ function InvolvedRules({ warning }: { warning: WarningDescription }) {
   );
 }
 
-function InvolvedRule({ rule }: { rule: WarningRule }) {
+function InvolvedRule({ rule, editable }: { rule: WarningRule; editable: boolean }) {
+  const openInPlace = useOpenRuleInPlace();
   const role = rule.role && <span className="rule-role">{rule.role}: </span>;
   if (!rule.row) {
     return (
@@ -431,6 +438,20 @@ function InvolvedRule({ rule }: { rule: WarningRule }) {
         {" "}
         (cost <span className="mono">{row.cost}</span>)
       </span>
+      {editable && openInPlace && (
+        <>
+          {" "}
+          <button
+            type="button"
+            className="button small"
+            {...{ [EDIT_RULE_ATTRIBUTE]: row.id }}
+            aria-label={`Edit ${row.kind} ${describeRule(row)} here`}
+            onClick={() => openInPlace({ kind: row.kind, ruleId: row.id })}
+          >
+            Edit
+          </button>
+        </>
+      )}
     </>
   );
 }

@@ -14,6 +14,7 @@ import {
 import { DeleteFieldDialog } from "../components/DeleteDialogs";
 import { MissingRecord, QueryState } from "../components/QueryState";
 import { RecordHeader } from "../components/RecordHeader";
+import { InPlaceRuleEditor } from "../components/InPlaceRuleEditor";
 import { RuleSetWarnings } from "../components/RuleSetWarnings";
 import { HistoryTab, HistoryTabPanel, RuleCountTab, RulesTabPanel } from "../components/RuleTabs";
 import { useCollector, useLookups } from "../hooks";
@@ -58,126 +59,134 @@ function FieldDetails({ field, service }: { field: TField; service: TService }) 
   );
 
   return (
-    <section>
-      <Breadcrumbs
-        crumbs={[
-          { label: "Services", to: "/hashmap/services" },
-          {
-            label: service.name,
-            to: "/hashmap/services/$serviceId",
-            params: { serviceId: service.service_id },
-          },
-          { label: field.name },
-        ]}
-      />
-      <RecordHeader
-        eyebrow={`Field of ${service.name}`}
-        name={field.name}
-        id={field.field_id}
-        noun="field"
-        onDelete={() => setDeleting(true)}
-        action={
-          <Link to="/preview" search={{ service: service.name }} className="button">
-            Preview prices
-          </Link>
-        }
-      />
-      {/* The service's warnings that involve one of this field's rules. */}
-      <RuleSetWarnings
-        scope={{ field_id: field.field_id }}
-        lookups={lookups}
-        collectorWarnings={unreported}
-      />
-
-      <Tabs.Root
-        value={tab}
-        onValueChange={(next) =>
-          void navigate({
-            to: "/hashmap/fields/$fieldId",
-            params: { fieldId: field.field_id },
-            search: (previous) => ({
-              ...previous,
-              tab: next === "thresholds" || next === "history" ? next : undefined,
-              rule: undefined,
-            }),
-            replace: true,
-          })
-        }
-        className="tabs"
-      >
-        <Tabs.List className="tab-list" aria-label="Rules of the field">
-          <RuleCountTab value="mappings" label="Field mappings" kind="mapping" newRule={newRule} />
-          <RuleCountTab
-            value="thresholds"
-            label="Field thresholds"
-            kind="threshold"
-            newRule={newRule}
-          />
-          <HistoryTab />
-        </Tabs.List>
-
-        <RulesTabPanel
-          kind="mapping"
-          intro={
-            <>
-              Each mapping prices the usages whose <code>{field.name}</code> is exactly its value.
-            </>
-          }
-          newRule={newRule}
-          addLabel="Add field mapping"
-          addFirstLabel="Add the first field mapping"
-          help={
-            <>
-              <MappingHelp />
-              <FlatRateHelp />
-              <GroupHelp />
-              <TenantHelp />
-            </>
-          }
-          tableLabel={`Mappings of ${service.name} › ${field.name}`}
-          matchHeader="Value"
-          emptyTitle="No field mappings yet"
-          emptyText={
-            <>
-              For example a flat 0.05 for <code>{field.name}</code> = <code>m1.small</code>.
-            </>
-          }
-        />
-
-        <RulesTabPanel
-          kind="threshold"
-          intro={
-            <>
-              Field thresholds compare the numeric value of <code>{field.name}</code> in the usage's
-              metadata.
-            </>
-          }
-          newRule={newRule}
-          addLabel="Add field threshold"
-          addFirstLabel="Add the first field threshold"
-          help={<ThresholdHelp />}
-          tableLabel={`Thresholds of ${service.name} › ${field.name}`}
-          matchHeader="Level"
-          emptyTitle="No field thresholds yet"
-          emptyText="A threshold changes the price from a metadata value upwards."
-        />
-        <HistoryTabPanel
-          label={`History of ${service.name} › ${field.name}`}
-          record={{ resource_type: "field", resource_id: field.field_id }}
-        />
-      </Tabs.Root>
-      {deleting && (
-        <DeleteFieldDialog
-          field={field}
-          onClose={() => setDeleting(false)}
-          onDeleted={() =>
-            navigate({
+    // Rules named outside the lists (the warnings) open in a panel over the page.
+    <InPlaceRuleEditor>
+      <section>
+        <Breadcrumbs
+          crumbs={[
+            { label: "Services", to: "/hashmap/services" },
+            {
+              label: service.name,
               to: "/hashmap/services/$serviceId",
               params: { serviceId: service.service_id },
-            })
+            },
+            { label: field.name },
+          ]}
+        />
+        <RecordHeader
+          eyebrow={`Field of ${service.name}`}
+          name={field.name}
+          id={field.field_id}
+          noun="field"
+          onDelete={() => setDeleting(true)}
+          action={
+            <Link to="/preview" search={{ service: service.name }} className="button">
+              Preview prices
+            </Link>
           }
         />
-      )}
-    </section>
+        {/* The service's warnings that involve one of this field's rules. */}
+        <RuleSetWarnings
+          scope={{ field_id: field.field_id }}
+          lookups={lookups}
+          collectorWarnings={unreported}
+        />
+
+        <Tabs.Root
+          value={tab}
+          onValueChange={(next) =>
+            void navigate({
+              to: "/hashmap/fields/$fieldId",
+              params: { fieldId: field.field_id },
+              search: (previous) => ({
+                ...previous,
+                tab: next === "thresholds" || next === "history" ? next : undefined,
+                rule: undefined,
+              }),
+              replace: true,
+            })
+          }
+          className="tabs"
+        >
+          <Tabs.List className="tab-list" aria-label="Rules of the field">
+            <RuleCountTab
+              value="mappings"
+              label="Field mappings"
+              kind="mapping"
+              newRule={newRule}
+            />
+            <RuleCountTab
+              value="thresholds"
+              label="Field thresholds"
+              kind="threshold"
+              newRule={newRule}
+            />
+            <HistoryTab />
+          </Tabs.List>
+
+          <RulesTabPanel
+            kind="mapping"
+            intro={
+              <>
+                Each mapping prices the usages whose <code>{field.name}</code> is exactly its value.
+              </>
+            }
+            newRule={newRule}
+            addLabel="Add field mapping"
+            addFirstLabel="Add the first field mapping"
+            help={
+              <>
+                <MappingHelp />
+                <FlatRateHelp />
+                <GroupHelp />
+                <TenantHelp />
+              </>
+            }
+            tableLabel={`Mappings of ${service.name} › ${field.name}`}
+            matchHeader="Value"
+            emptyTitle="No field mappings yet"
+            emptyText={
+              <>
+                For example a flat 0.05 for <code>{field.name}</code> = <code>m1.small</code>.
+              </>
+            }
+          />
+
+          <RulesTabPanel
+            kind="threshold"
+            intro={
+              <>
+                Field thresholds compare the numeric value of <code>{field.name}</code> in the
+                usage's metadata.
+              </>
+            }
+            newRule={newRule}
+            addLabel="Add field threshold"
+            addFirstLabel="Add the first field threshold"
+            help={<ThresholdHelp />}
+            tableLabel={`Thresholds of ${service.name} › ${field.name}`}
+            matchHeader="Level"
+            emptyTitle="No field thresholds yet"
+            emptyText="A threshold changes the price from a metadata value upwards."
+          />
+          <HistoryTabPanel
+            label={`History of ${service.name} › ${field.name}`}
+            record={{ resource_type: "field", resource_id: field.field_id }}
+          />
+        </Tabs.Root>
+        {deleting && (
+          <DeleteFieldDialog
+            field={field}
+            onClose={() => setDeleting(false)}
+            onDeleted={() =>
+              navigate({
+                to: "/hashmap/services/$serviceId",
+                params: { serviceId: service.service_id },
+              })
+            }
+          />
+        )}
+      </section>
+    </InPlaceRuleEditor>
   );
 }
