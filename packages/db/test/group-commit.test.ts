@@ -82,7 +82,38 @@ function committed(values: string[]) {
   return { values: rows.map((row) => row.value), events };
 }
 
+/**
+ * Commits in the WAL so far: its frames that end a transaction (a non-zero "database size" in the
+ * frame header), from the header's generation (salts) on. Checkpoints that restart the WAL happen
+ * past 1,000 pages; these tests write far fewer.
+ */
+function walCommits(): number {
+  const wal = fs.readFileSync(`${file}-wal`);
+  if (wal.length < 32) return 0;
+  const pageSize = wal.readUInt32BE(8);
+  const salts = wal.subarray(16, 24);
+  let commits = 0;
+  for (let frame = 32; frame + 24 + pageSize <= wal.length; frame += 24 + pageSize) {
+    if (!wal.subarray(frame + 8, frame + 16).equals(salts)) break;
+    if (wal.readUInt32BE(frame + 4) !== 0) commits++;
+  }
+  return commits;
+}
+
 describe("rule creates of one turn", () => {
+  it("share one commit (one fsync); creates awaited one by one commit one each", async () => {
+    const before = walCommits();
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        insertMapping(database.prisma, mapping(`together-${i}`), (row) => event(row.id)),
+      ),
+    );
+    expect(walCommits() - before).toBe(1);
+    for (let i = 0; i < 3; i++)
+      await insertMapping(database.prisma, mapping(`alone-${i}`), (row) => event(row.id));
+    expect(walCommits() - before).toBe(4);
+  });
+
   it("commit together; a failing one is rolled back alone and gets its own error", async () => {
     await insertMapping(database.prisma, mapping("taken"));
     const broken = new Error("the audit event could not be made");
