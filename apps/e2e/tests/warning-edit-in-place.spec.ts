@@ -153,3 +153,66 @@ test("keyboard only: the warning's Edit opens the panel, Enter saves, focus come
   await expect(edit).toBeFocused();
   expect(page.url()).toBe(url);
 });
+
+test("a fix made from the warning removes it, and focus goes to the page's heading instead of the page's body", async ({
+  page,
+}) => {
+  const request = page.request;
+  const service = await rest.createService(request, uniqueName("compute"));
+  const group = await rest.createGroup(request, uniqueName("licences"));
+  // A rate and no flat price in the group: it prices 0.
+  const rate = await rest.createMapping(request, {
+    service_id: service.service_id,
+    type: "rate",
+    cost: "1.2",
+    group_id: group.group_id,
+  });
+  await page.goto(`/hashmap/services/${service.service_id}`);
+  const url = page.url();
+  const warnings = page.getByRole("status", { name: /pricing warning/ });
+  await expect(warnings).toContainText(`Group “${group.name}” prices 0`);
+
+  await warnings.getByRole("button", { name: /^Edit mapping the rate service mapping/ }).click();
+  const panel = page.getByRole("dialog");
+  await panel.getByRole("radio", { name: /^Flat/ }).click();
+  await panel.getByRole("button", { name: "Save changes" }).click();
+  await expect(panel).toBeHidden();
+
+  await expect(warnings).toBeHidden();
+  await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
+  expect(page.url()).toBe(url);
+  const saved = await rest.get<{ type: string }>(request, `${HASHMAP}/mappings/${rate.mapping_id}`);
+  expect(saved.type).toBe("flat");
+});
+
+test("a mapping the preview matched is edited over the preview, which prices again", async ({
+  page,
+}) => {
+  const request = page.request;
+  const service = await rest.createService(request, uniqueName("volume"));
+  const mapping = await rest.createMapping(request, {
+    service_id: service.service_id,
+    type: "flat",
+    cost: "2",
+  });
+  await page.goto(`/preview?service=${service.name}&quantity=3`);
+  const total = page.getByRole("status", { name: "Total price" });
+  await expect(total).toHaveText("6");
+  const url = page.url();
+  const matched = page.getByRole("list", { name: "Matching mappings of the default group" });
+  await expect(
+    matched.getByRole("link", { name: `the flat service mapping on ${service.name}` }),
+  ).toHaveAttribute("href", `/hashmap/mappings/${mapping.mapping_id}`);
+  const edit = matched.getByRole("button", {
+    name: `Edit mapping the flat service mapping on ${service.name} here`,
+  });
+  await edit.click();
+
+  const panel = page.getByRole("dialog");
+  await panel.getByLabel("Cost").fill("5");
+  await panel.getByRole("button", { name: "Save changes" }).click();
+  await expect(panel).toBeHidden();
+  await expect(total).toHaveText("15");
+  await expect(edit).toBeFocused();
+  expect(page.url()).toBe(url);
+});

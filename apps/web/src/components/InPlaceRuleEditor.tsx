@@ -23,6 +23,38 @@ export function useOpenRuleInPlace(): OpenRule | null {
 /** The attribute that names the rule an in-place Edit button opens (focus falls back on it). */
 export const EDIT_RULE_ATTRIBUTE = "data-edit-rule";
 
+/**
+ * "Edit" next to a rule named outside a list, for those who may change rules on a page that
+ * mounts `InPlaceRuleEditor`; nothing otherwise (the rule's own link stays next to it).
+ */
+export function EditRuleInPlaceButton({
+  kind,
+  ruleId,
+  description,
+}: {
+  kind: RuleKind;
+  ruleId: string;
+  /** What the rule is ("the flat mapping for “m1.small” on …"), for the button's name. */
+  description: string;
+}) {
+  const openInPlace = useOpenRuleInPlace();
+  if (!openInPlace) return null;
+  return (
+    <>
+      {" "}
+      <button
+        type="button"
+        className="button small"
+        {...{ [EDIT_RULE_ATTRIBUTE]: ruleId }}
+        aria-label={`Edit ${kind} ${description} here`}
+        onClick={() => openInPlace({ kind, ruleId })}
+      >
+        Edit
+      </button>
+    </>
+  );
+}
+
 export function InPlaceRuleEditor({ children }: { children: ReactNode }) {
   const [target, setTarget] = useState<RulePanelTarget | null>(null);
   const open = useCallback<OpenRule>((next) => setTarget(next), []);

@@ -21,7 +21,7 @@ import {
 } from "../lib/warnings";
 import { useCan } from "../session/permissions";
 import { useTRPC } from "../trpc";
-import { EDIT_RULE_ATTRIBUTE, useOpenRuleInPlace } from "./InPlaceRuleEditor";
+import { EditRuleInPlaceButton } from "./InPlaceRuleEditor";
 import { ErrorPanel } from "./QueryState";
 import "./warnings.css";
 
@@ -414,7 +414,6 @@ function InvolvedRules({ warning }: { warning: WarningDescription }) {
 }
 
 function InvolvedRule({ rule, editable }: { rule: WarningRule; editable: boolean }) {
-  const openInPlace = useOpenRuleInPlace();
   const role = rule.role && <span className="rule-role">{rule.role}: </span>;
   if (!rule.row) {
     return (
@@ -438,19 +437,8 @@ function InvolvedRule({ rule, editable }: { rule: WarningRule; editable: boolean
         {" "}
         (cost <span className="mono">{row.cost}</span>)
       </span>
-      {editable && openInPlace && (
-        <>
-          {" "}
-          <button
-            type="button"
-            className="button small"
-            {...{ [EDIT_RULE_ATTRIBUTE]: row.id }}
-            aria-label={`Edit ${row.kind} ${describeRule(row)} here`}
-            onClick={() => openInPlace({ kind: row.kind, ruleId: row.id })}
-          >
-            Edit
-          </button>
-        </>
+      {editable && (
+        <EditRuleInPlaceButton kind={row.kind} ruleId={row.id} description={describeRule(row)} />
       )}
     </>
   );

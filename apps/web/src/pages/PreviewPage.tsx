@@ -4,6 +4,7 @@ import { useCallback, useEffect, useId, useMemo, useState } from "react";
 import type { TExcludedRule, TField, TPreviewAnswer } from "@ratecard/validators";
 import { FlatRateHelp, GroupHelp, HelpBox, TenantHelp } from "../components/Concepts";
 import { FormField } from "../components/FormField";
+import { EditRuleInPlaceButton, InPlaceRuleEditor } from "../components/InPlaceRuleEditor";
 import { WarningBadge } from "../components/RuleList";
 import { ErrorPanel, QueryState } from "../components/QueryState";
 import { useDebouncedValue, useLookups, useMappedValues, useNamedRules } from "../hooks";
@@ -65,29 +66,32 @@ export function PreviewPage() {
   );
 
   return (
-    <section>
-      <header className="page-header">
-        <div>
-          <p className="eyebrow">Hashmap</p>
-          <h1>Price preview</h1>
-          <p className="lead">
-            Price one usage with the rules in force at a moment (now, unless you choose one), the
-            way CloudKitty's hashmap module rates it, and see where the price comes from.
-          </p>
-        </div>
-      </header>
-      <ReadOnlyUnless permission="preview" />
-      <QueryState query={{ data: lookups, error, isPending, isError: Boolean(error), refetch }}>
-        {(loaded) => (
-          <PreviewWorkbench
-            key={generation}
-            lookups={loaded}
-            initialSearch={search}
-            onSettled={writeSearch}
-          />
-        )}
-      </QueryState>
-    </section>
+    // A rule the price names opens in a panel over the preview, which then prices again.
+    <InPlaceRuleEditor>
+      <section>
+        <header className="page-header">
+          <div>
+            <p className="eyebrow">Hashmap</p>
+            <h1>Price preview</h1>
+            <p className="lead">
+              Price one usage with the rules in force at a moment (now, unless you choose one), the
+              way CloudKitty's hashmap module rates it, and see where the price comes from.
+            </p>
+          </div>
+        </header>
+        <ReadOnlyUnless permission="preview" />
+        <QueryState query={{ data: lookups, error, isPending, isError: Boolean(error), refetch }}>
+          {(loaded) => (
+            <PreviewWorkbench
+              key={generation}
+              lookups={loaded}
+              initialSearch={search}
+              onSettled={writeSearch}
+            />
+          )}
+        </QueryState>
+      </section>
+    </InPlaceRuleEditor>
   );
 }
 
@@ -674,6 +678,11 @@ function GroupPrice({
                 </Link>
                 , cost <span className="mono">{group.threshold.cost}</span>:{" "}
                 {thresholdEffect(group.threshold)}
+                <EditRuleInPlaceButton
+                  kind="threshold"
+                  ruleId={group.threshold.threshold_id}
+                  description={describeThreshold(group.threshold)}
+                />
                 <RuleBadge badge={badges.get(group.threshold.threshold_id)} />
               </>
             ) : (
@@ -748,6 +757,11 @@ function MatchedMapping({ id, row }: { id: string; row: RuleRow | undefined }) {
           ({row.type} <span className="mono">{row.cost}</span>)
         </span>
       )}
+      <EditRuleInPlaceButton
+        kind="mapping"
+        ruleId={id}
+        description={row ? describeRule(row) : `mapping ${id}`}
+      />
     </>
   );
 }
