@@ -17,9 +17,7 @@ const BURST = 200;
 
 let servers: TestServer[] = [];
 afterEach(async () => {
-  // A killed server has no exit code (its signalCode says how it ended): nothing to stop.
-  for (const server of servers)
-    if (server.process.exitCode === null && server.process.signalCode === null) await server.stop();
+  for (const server of servers) await server.stop();
   servers = [];
 });
 

@@ -87,7 +87,8 @@ export async function startServer(
     output: () => output,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(child.exitCode);
+        // A child killed by a signal (SIGKILL in a test) has no exit code, only its signal.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
         child.once("exit", (code) => resolve(code));
         child.kill("SIGTERM");
       }),
