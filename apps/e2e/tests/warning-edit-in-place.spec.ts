@@ -216,3 +216,31 @@ test("a mapping the preview matched is edited over the preview, which prices aga
   await expect(edit).toBeFocused();
   expect(page.url()).toBe(url);
 });
+
+test("the group and field pages' warnings open their rules in place too", async ({ page }) => {
+  const request = page.request;
+  const service = await rest.createService(request, uniqueName("compute"));
+  const field = await rest.createField(request, service.service_id, "flavor_id");
+  const group = await rest.createGroup(request, uniqueName("licences"));
+  await rest.createMapping(request, {
+    field_id: field.field_id,
+    value: "m1.small",
+    type: "rate",
+    cost: "1.2",
+    group_id: group.group_id,
+  });
+  for (const path of [`/hashmap/groups/${group.group_id}`, `/hashmap/fields/${field.field_id}`]) {
+    await page.goto(path);
+    const url = page.url();
+    const edit = page
+      .getByRole("status", { name: /pricing warning/ })
+      .getByRole("button", { name: /^Edit mapping the rate mapping for “m1\.small”/ });
+    await edit.click();
+    const panel = page.getByRole("dialog");
+    await expect(panel.getByLabel("Cost")).toHaveValue("1.2");
+    await panel.getByRole("button", { name: "Cancel" }).click();
+    await expect(panel).toBeHidden();
+    await expect(edit).toBeFocused();
+    expect(page.url()).toBe(url);
+  }
+});

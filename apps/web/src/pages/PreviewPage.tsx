@@ -610,6 +610,7 @@ function ExcludedRules({
                 </Link>
               )}{" "}
               <span className="muted">({period(rule)})</span>
+              <EditRuleInPlaceButton kind={rule.kind} ruleId={rule.rule_id} description={label} />
             </li>
           );
         })}
