@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { expectNoAxeViolations } from "../support/axe.js";
 import { signInThroughPage } from "./accounts.js";
 
 // AUTH_STRATEGY=keystone (the "keystone-auth" project's server) against a real Keystone seeded with
@@ -14,9 +15,12 @@ test("Keystone users sign in with project and domain; the console shows their pr
   await expect(page).toHaveTitle("Sign in · Ratecard");
   await expect(page.getByLabel("Username")).toBeFocused();
   await expect(page.getByLabel("Domain")).toHaveValue("Default");
+  // Keystone's sign-in form (project and domain besides the local one's fields) passes axe too.
+  await expectNoAxeViolations(page);
 
   await signInThroughPage(page, { username: "rating-admin", password: "wrong", project: "admin" });
   await expect(page.getByRole("alert")).toHaveText("The username or password is incorrect.");
+  await expectNoAxeViolations(page);
 
   await signInThroughPage(page, { username: "rating-admin", password: "secret", project: "admin" });
   await expect(page.getByRole("heading", { name: "Services", level: 1 })).toBeVisible();

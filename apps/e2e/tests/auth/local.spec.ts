@@ -27,7 +27,10 @@ async function signedInAsAdmin(page: Page) {
   await expect(sessionUser(page)).toContainText("admin");
 }
 
-/** A reader, and a service with a field and a field mapping for them to look at. */
+/**
+ * A reader, and a service with a field and a field mapping for them to look at; the service also
+ * has a global price and a tenant's price that replaces it (a pricing warning naming both rules).
+ */
 async function seedReaderAndRules(baseURL: string) {
   const admin = await apiSession(baseURL, ADMIN);
   const reader = uniqueName("reader");
@@ -49,6 +52,13 @@ async function seedReaderAndRules(baseURL: string) {
     type: "flat",
     cost: "0.5",
   });
+  for (const tenant_id of [undefined, "acme"])
+    await admin.mutation<TMapping>("hashmap.mappings.create", {
+      service_id: service.service_id,
+      type: "flat",
+      cost: tenant_id ? "2" : "1",
+      ...(tenant_id ? { tenant_id } : {}),
+    });
   await admin.dispose();
   return { reader, service, field, mapping };
 }
@@ -168,11 +178,16 @@ test("signing out shows the sign-in page; a reader then sees every list and no w
 
   await page.getByRole("link", { name: service.name }).click();
   await expect(page.getByRole("heading", { name: service.name, level: 1 })).toBeVisible();
-  await expect(page.getByRole("link", { name: "flavor_id" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "flavor_id", exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: /Delete|Add field/ })).toHaveCount(0);
   await expect(page.getByRole("tab", { name: "History" })).toHaveCount(0);
+  // The warning names its rules, but offers a reader no Edit in place and no Acknowledge.
+  const warnings = page.getByRole("status", { name: /pricing warning/ });
+  await expect(warnings.getByRole("list", { name: /Rules involved/ }).first()).toBeVisible();
+  await expect(warnings.getByRole("button", { name: /^Edit .* here$/ })).toHaveCount(0);
+  await expect(warnings.getByRole("button", { name: /Acknowledge/ })).toHaveCount(0);
 
-  await page.getByRole("link", { name: "flavor_id" }).click();
+  await page.getByRole("link", { name: "flavor_id", exact: true }).click();
   await expect(page.getByRole("cell", { name: "m1.small", exact: true })).toBeVisible();
   await expect(page.getByRole("link", { name: /Add field mapping/ })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /Delete/ })).toHaveCount(0);
@@ -189,7 +204,7 @@ test("signing out shows the sign-in page; a reader then sees every list and no w
   await expect(page.getByRole("button", { name: "Create mapping" })).toHaveCount(0);
 
   await navLink(page, "Rules explorer").click();
-  await expect(page.getByRole("row", { name: new RegExp(service.name) })).toBeVisible();
+  await expect(page.getByRole("row", { name: new RegExp(service.name) }).first()).toBeVisible();
   await expect(page.getByRole("link", { name: "New mapping" })).toHaveCount(0);
 
   await navLink(page, "Rating modules").click();
