@@ -402,10 +402,12 @@ describe("a policy file", () => {
     await custom?.stop();
   });
 
-  it("can grant rating:module_config to readers", async () => {
+  /** A local-accounts server (replacing the previous one) with this policy file, the admin signed in. */
+  async function withPolicy(policy: string): Promise<{ server: TestServer; session: Session }> {
+    await custom?.stop();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-policy-"));
     const policyFile = path.join(dir, "policy.yaml");
-    fs.writeFileSync(policyFile, '"rating:module_config": "role:reader"\n');
+    fs.writeFileSync(policyFile, policy);
     custom = await startServer({
       env: {
         AUTH_STRATEGY: "local",
@@ -414,7 +416,14 @@ describe("a policy file", () => {
       },
     });
     const session = await signIn(custom.baseUrl, { username: "admin", password: ADMIN_PASSWORD });
-    const api = createClient(custom.baseUrl);
+    return { server: custom, session };
+  }
+
+  it("can grant rating:module_config to readers", async () => {
+    const { server: policed, session } = await withPolicy(
+      '"rating:module_config": "role:reader"\n',
+    );
+    const api = createClient(policed.baseUrl);
     const headers = { "X-Auth-Token": session.token };
     // The local admin also holds the reader role.
     const made = await api.post(`${HASHMAP}/services`, { name: "by-policy" }, { headers });
@@ -423,23 +432,12 @@ describe("a policy file", () => {
   });
 
   it("narrowing ratecard:warnings hides warnings from every console query, not only hashmap.warnings", async () => {
-    await custom?.stop();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-policy-"));
-    const policyFile = path.join(dir, "policy.yaml");
-    fs.writeFileSync(policyFile, '"ratecard:warnings": "role:nobody"\n');
-    custom = await startServer({
-      env: {
-        AUTH_STRATEGY: "local",
-        RATECARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
-        POLICY_FILE: policyFile,
-      },
-    });
-    const session = await signIn(custom.baseUrl, { username: "admin", password: ADMIN_PASSWORD });
+    const { server: policed, session } = await withPolicy('"ratecard:warnings": "role:nobody"\n');
     const headers = sessionHeaders(session);
-    const me: any = await (await fetch(`${custom.baseUrl}/auth/session`, { headers })).json();
+    const me: any = await (await fetch(`${policed.baseUrl}/auth/session`, { headers })).json();
     expect(me.can.seeWarnings).toBe(false);
     const made = await rpc(
-      custom.baseUrl,
+      policed.baseUrl,
       "hashmap.services.create",
       { name: "compute" },
       { type: "mutation", headers },
@@ -451,11 +449,11 @@ describe("a policy file", () => {
       ["console.warnings", scope],
       ["console.rules", { ...scope, limit: 1, warnings: true }],
     ] as const) {
-      const refused = await rpc(custom.baseUrl, procedure, input, { headers });
+      const refused = await rpc(policed.baseUrl, procedure, input, { headers });
       expect(refused.status, procedure).toBe(403);
       expect(refused.code, procedure).toBe("FORBIDDEN");
     }
-    const rows = await rpc(custom.baseUrl, "console.rules", { ...scope, limit: 1 }, { headers });
+    const rows = await rpc(policed.baseUrl, "console.rules", { ...scope, limit: 1 }, { headers });
     expect(rows.status).toBe(200);
     expect(rows.data.total).toBe(0);
   });

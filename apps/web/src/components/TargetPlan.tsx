@@ -1,5 +1,6 @@
 import { useMemo, useState } from "react";
 import {
+  CHANGING_OPS,
   changeCount,
   describeCounts,
   filterOperations,
@@ -43,15 +44,7 @@ export function PlanView({ plan }: { plan: TargetPlanResult }) {
           <strong>Nothing to change: CloudKitty holds Ratecard's rules.</strong>
         ) : (
           <strong>
-            {changes} {changes === 1 ? "change" : "changes"}:{" "}
-            {describeCounts(counts, [
-              "create",
-              "update",
-              "replace",
-              "supersede",
-              "delete",
-              "module",
-            ])}
+            {changes} {changes === 1 ? "change" : "changes"}: {describeCounts(counts, CHANGING_OPS)}
             .
           </strong>
         )}{" "}
