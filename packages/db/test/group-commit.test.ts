@@ -14,6 +14,7 @@ import {
   type Database,
   type NewAuditEvent,
 } from "../src/index.js";
+import { flatFieldMapping, seedFlavorField } from "./support/rules.js";
 
 // Group commit (PreparedConnection.write): the rule creates given in one event-loop turn share
 // one SQLite transaction, each in a savepoint of its own, and none settles before that
@@ -30,8 +31,7 @@ beforeAll(async () => {
   file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-group-commit-")), "test.db");
   await migrateDatabase(`file:${file}`);
   database = await openDatabase({ url: `file:${file}` });
-  serviceId = (await database.prisma.service.create({ data: { name: "compute" } })).id;
-  fieldId = (await database.prisma.field.create({ data: { name: "flavor", serviceId } })).id;
+  ({ serviceId, fieldId } = await seedFlavorField(database.prisma));
   reader = new BetterSqlite3(file, { readonly: true });
 });
 afterAll(async () => {
@@ -39,15 +39,7 @@ afterAll(async () => {
   await database.close();
 });
 
-const mapping = (value: string) => ({
-  serviceId: null,
-  fieldId,
-  value,
-  type: "flat",
-  cost: COST,
-  groupId: null,
-  tenantId: null,
-});
+const mapping = (value: string) => flatFieldMapping(fieldId, value, COST);
 
 const event = (resourceId: string): NewAuditEvent => ({
   at: new Date(),

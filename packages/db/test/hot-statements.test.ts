@@ -14,6 +14,7 @@ import {
   type Database,
 } from "../src/index.js";
 import { emptyDatabaseUrl, providers } from "./support/databases.js";
+import { flatFieldMapping, seedFlavorField } from "./support/rules.js";
 
 // The hot statements (prepared on SQLite, Prisma elsewhere) and the data version behave the same
 // on every database: the rows Prisma reads back, the errors the domain maps, and a version that
@@ -40,22 +41,13 @@ describe.each(providers)("on %s", (provider) => {
     url = await emptyDatabaseUrl(provider, "hot");
     await migrateDatabase(url);
     database = await openDatabase({ url, poolSize: 4 });
-    serviceId = (await database.prisma.service.create({ data: { name: "compute" } })).id;
-    fieldId = (await database.prisma.field.create({ data: { name: "flavor", serviceId } })).id;
+    ({ serviceId, fieldId } = await seedFlavorField(database.prisma));
   });
   afterAll(async () => {
     await database.close();
   });
 
-  const mapping = (value: string) => ({
-    serviceId: null,
-    fieldId,
-    value,
-    type: "flat",
-    cost: COST,
-    groupId: null,
-    tenantId: null,
-  });
+  const mapping = (value: string) => flatFieldMapping(fieldId, value, COST);
 
   it("reports which database it is", () => {
     expect(database.provider).toBe(provider);

@@ -14,6 +14,7 @@ import {
   type Database,
   type PrismaClient,
 } from "../src/index.js";
+import { flatFieldMapping, seedFlavorField } from "./support/rules.js";
 
 // The prepared rule creates (rule-writes.ts) against a real file: the rows Prisma reads back, the
 // errors the domain maps, and waiting for a write lock someone else holds without blocking.
@@ -28,23 +29,13 @@ beforeAll(async () => {
   file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ratecard-rule-writes-")), "test.db");
   await migrateDatabase(`file:${file}`);
   database = await openDatabase({ url: `file:${file}` });
-  const service = await database.prisma.service.create({ data: { name: "compute" } });
-  serviceId = service.id;
-  fieldId = (await database.prisma.field.create({ data: { name: "flavor", serviceId } })).id;
+  ({ serviceId, fieldId } = await seedFlavorField(database.prisma));
 });
 afterAll(async () => {
   await database.close();
 });
 
-const mapping = (value: string) => ({
-  serviceId: null,
-  fieldId,
-  value,
-  type: "flat",
-  cost: COST,
-  groupId: null,
-  tenantId: null,
-});
+const mapping = (value: string) => flatFieldMapping(fieldId, value, COST);
 
 async function refusal(write: Promise<unknown>): Promise<unknown> {
   return write.then(
