@@ -256,6 +256,14 @@ function plan23(
   const theirEnd = ms(before.end);
   const endsNow = end !== null && end <= now;
   const sameScriptName = context.script === true && after.name === before.name;
+  // A started rule Ratecard has ended: CloudKitty 23 refuses an end in the past.
+  const endAtApply = (): TargetOperation => ({
+    op: "update",
+    ...pending,
+    after: { ...before, end: at(soon) },
+    changes: ["end"],
+    reason: `ended in Ratecard (${String(after.end)}); CloudKitty 23 refuses an end in the past: it ends at the apply's moment`,
+  });
   const follower = (from: number, reason: string): TargetOperation =>
     end !== null && end <= from
       ? {
@@ -328,14 +336,7 @@ function plan23(
           "CloudKitty 23 forbids changing a started script, and a new version needs another name " +
           "(CloudKitty keeps script names unique): end this one in Ratecard and add the new version under a new name",
       };
-    if (endsNow)
-      return {
-        op: "update",
-        ...pending,
-        after: { ...before, end: at(soon) },
-        changes: ["end"],
-        reason: `ended in Ratecard (${String(after.end)}); CloudKitty 23 refuses an end in the past: it ends at the apply's moment`,
-      };
+    if (endsNow) return endAtApply();
     const moment = Math.max(start, soon);
     return {
       op: "supersede",
@@ -363,14 +364,7 @@ function plan23(
       `CloudKitty 23 forbids changing the end of a started ${what} that has one (${String(before.end)})`,
     );
   }
-  if (endsNow)
-    return {
-      op: "update",
-      ...pending,
-      after: { ...before, end: at(soon) },
-      changes: ["end"],
-      reason: `ended in Ratecard (${String(after.end)}); CloudKitty 23 refuses an end in the past: it ends at the apply's moment`,
-    };
+  if (endsNow) return endAtApply();
   return {
     op: "update",
     ...pending,
