@@ -171,10 +171,13 @@ export function createApp({
     keepable: boolean,
   ): Promise<void> {
     if (!(await edge.guardRest(req, res, method, path))) return;
-    if (keepable) {
-      if (snapshot.serve(req.url!, answerVersionOf(req), req, res)) return;
-      snapshot.record(req.url!, req, res);
-    }
+    return keepable ? keptOrRouted(req, res) : rest(req, res);
+  }
+
+  /** An admitted read the snapshot may answer: its kept answer, else the router's, then kept. */
+  function keptOrRouted(req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
+    if (snapshot.serve(req.url!, answerVersionOf(req), req, res)) return undefined;
+    snapshot.record(req.url!, req, res);
     return rest(req, res);
   }
 
@@ -288,9 +291,16 @@ export function createApp({
     res.on("finish", closeIdleWhenStopping);
     const keptPath = keptRestPath(req);
     if (keptPath !== undefined) {
-      restRequest(req, res, "GET", keptPath, true).catch((error: unknown) =>
-        failed(error, req, res),
-      );
+      // Most reads are answered here, within the request's own turn: a verdict and an answer both
+      // kept, no promise.
+      try {
+        const routed = edge.admitsRead(req, keptPath)
+          ? keptOrRouted(req, res)
+          : restRequest(req, res, "GET", keptPath, true);
+        routed?.catch((error: unknown) => failed(error, req, res));
+      } catch (error) {
+        failed(error, req, res);
+      }
       return;
     }
     const targetFault = originFormTarget(req);

@@ -98,6 +98,44 @@ describe("local authenticator", () => {
     }
   });
 
+  it("gives a kept verdict without waiting only at the database version it holds at", async () => {
+    const { prisma } = database;
+    const user = await createUser(prisma, { name: "kept", role: "admin", password: PASSWORD });
+    const { secret, token } = await issueToken(prisma, {
+      userId: user.id,
+      kind: "api",
+      name: "kept",
+      ttlMs: HOUR,
+    });
+    const authenticator = createLocalAuthenticator(prisma, { version: database.dataVersion });
+    const now = { dataVersion: database.dataVersion };
+    expect(authenticator.kept?.(secret, now)).toBeUndefined();
+    expect(await authenticator.authenticate(secret, now)).toMatchObject({ isAdmin: true });
+    // The first check wrote the token's last use (a commit): the verdict is confirmed once more at
+    // the version that write made, by the accounts' generation alone.
+    expect(authenticator.kept?.(secret, now)).toBeUndefined();
+    expect(await authenticator.authenticate(secret, now)).toMatchObject({ isAdmin: true });
+    expect(authenticator.kept?.(secret, now)).toMatchObject({ userId: user.id, isAdmin: true });
+    // Any commit moves the version: the verdict must be asked for again (here it still holds).
+    expect(authenticator.kept?.(secret, { dataVersion: () => database.dataVersion() + 1 })).toBe(
+      undefined,
+    );
+    const other = await openDatabase({ url: `file:${file}` });
+    try {
+      await other.prisma.$executeRawUnsafe(
+        "UPDATE local_tokens SET revoked_at = ? WHERE id = ?",
+        Date.now(),
+        token.id,
+      );
+    } finally {
+      await other.close();
+    }
+    expect(authenticator.kept?.(secret, now)).toBeUndefined();
+    expect(await authenticator.authenticate(secret, now)).toBeNull();
+    // A refused token is never kept as an identity.
+    expect(authenticator.kept?.(secret, now)).toBeUndefined();
+  });
+
   it("answers null for garbage and unknown tokens", async () => {
     const authenticator = createLocalAuthenticator(database.prisma, {
       version: database.dataVersion,

@@ -130,7 +130,11 @@ describe.skipIf(!haveKeystone)("Keystone authenticator against the real Keystone
     expect(await keystoneVerdict(issued.token)).toBe(404);
     // keystonemiddleware's documented behaviour: the cache answers until its entry expires.
     expect(await shortCache.authenticate(issued.token)).toMatchObject({ userName: "rating-admin" });
+    const view = { dataVersion: () => 0 };
+    expect(shortCache.kept?.(issued.token, view)).toMatchObject({ userName: "rating-admin" });
     await sleepUntil(new Date(validatedAt), 1_600);
+    // What is kept without waiting ends with the cache entry too.
+    expect(shortCache.kept?.(issued.token, view)).toBeUndefined();
     expect(await shortCache.authenticate(issued.token)).toBeNull();
   });
 
@@ -142,6 +146,7 @@ describe.skipIf(!haveKeystone)("Keystone authenticator against the real Keystone
       expect(identity).toMatchObject({ userName: "demo-member", projectName: "demo" });
       expect(identity!.expiresAt).toEqual(issued.expiresAt);
       await sleepUntil(issued.expiresAt, 50);
+      expect(longCache.kept?.(issued.token, { dataVersion: () => 0 })).toBeUndefined();
       expect(await longCache.authenticate(issued.token)).toBeNull();
       // and one never seen before its expiry
       expect(await authenticator().authenticate(issued.token)).toBeNull();

@@ -190,6 +190,32 @@ export function createAuthEdge(options: AuthEdgeOptions) {
       return true;
     },
 
+    /**
+     * guardRest's answer for a read, without waiting, when it is "may be routed": the token has a
+     * verdict its strategy keeps for the data as this request sees it, no client is being slowed
+     * down for failed attempts, and the policy allows the path. The request's authentication is
+     * recorded as identify() records it. False says nothing: the request then takes guardRest's
+     * way, which gives every refusal.
+     */
+    admitsRead(req: IncomingMessage, path: string): boolean {
+      if (!authenticator.kept || failures.anyRecent()) return false;
+      const { token } = readToken(req, false);
+      const checkable =
+        authenticator.strategy === "noauth" ||
+        (token !== null &&
+          token !== "" &&
+          token.length <= MAX_TOKEN_LENGTH &&
+          TOKEN_SHAPE.test(token));
+      if (!checkable) return false;
+      const identity = authenticator.kept(token ?? "", {
+        dataVersion: () => options.dataVersionOf(req),
+      });
+      if (!identity || identity.expiresAt.getTime() <= Date.now()) return false;
+      for (const rule of restRules("GET", path)) if (!allows(identity, rule)) return false;
+      requests.set(req, { identity, token, viaCookie: false, csrfOk: true });
+      return true;
+    },
+
     /** The request's authentication, once identify() has run for it. */
     authOf(req: IncomingMessage): RequestAuth | undefined {
       return requests.get(req);

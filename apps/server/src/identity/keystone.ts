@@ -304,6 +304,11 @@ export function createKeystoneAuthenticator(options: KeystoneOptions): KeystoneA
     if (ttl > 0) validated?.set(key, identity, { ttl });
   }
 
+  function kept(token: string): Identity | undefined {
+    const cached = validated?.get(tokenCacheKey(token.trim()));
+    return cached && cached.expiresAt.getTime() > Date.now() ? cached : undefined;
+  }
+
   async function authenticate(rawToken: string): Promise<Identity | null> {
     const token = rawToken.trim();
     if (!TOKEN_SHAPE.test(token)) return null;
@@ -406,6 +411,7 @@ export function createKeystoneAuthenticator(options: KeystoneOptions): KeystoneA
     strategy: "keystone",
     wwwAuthenticate: `Keystone uri="${v3}"`,
     authenticate,
+    kept,
     signIn,
     signOut,
     close() {

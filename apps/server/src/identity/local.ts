@@ -58,14 +58,21 @@ export function createLocalAuthenticator(
     };
   }
 
+  const unexpired = (verdict: Verdict) =>
+    !verdict.identity || verdict.identity.expiresAt.getTime() > Date.now();
+
   return {
     strategy: "local",
+    kept(token: string, request: RequestView): Identity | undefined {
+      const kept = verdicts.get(tokenCacheKey(token));
+      return kept?.identity && kept.version === request.dataVersion() && unexpired(kept)
+        ? kept.identity
+        : undefined;
+    },
     async authenticate(token: string, request?: RequestView): Promise<Identity | null> {
       const key = tokenCacheKey(token);
       const version = request ? request.dataVersion() : options.version();
       const kept = verdicts.get(key);
-      const unexpired = (verdict: Verdict) =>
-        !verdict.identity || verdict.identity.expiresAt.getTime() > Date.now();
       if (kept && kept.version === version && unexpired(kept)) return kept.identity;
       try {
         // Read before the check, so that a change made during it moves the generation past this one.

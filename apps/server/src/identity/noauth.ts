@@ -20,4 +20,5 @@ export const NOAUTH_IDENTITY: Identity = Object.freeze({
 export const noauthAuthenticator: Authenticator = {
   strategy: "noauth",
   authenticate: () => Promise.resolve(NOAUTH_IDENTITY),
+  kept: () => NOAUTH_IDENTITY,
 };

@@ -132,11 +132,22 @@ export function createServerMetrics(sources: MetricSources): ServerMetrics {
     },
   });
 
+  // One counter and one histogram series per method, route and status, looked up once: their
+  // number is bounded by the route templates, and neither metric is ever reset.
+  const series = new Map<string, { count: () => void; time: (seconds: number) => void }>();
   return {
     record(method, route, status, seconds) {
-      const labels = { method, route, status: String(status) };
-      requests.inc(labels);
-      duration.observe(labels, seconds);
+      const key = `${method} ${status} ${route}`;
+      let one = series.get(key);
+      if (!one) {
+        const labels = { method, route, status: String(status) };
+        const counter = requests.labels(labels);
+        const histogram = duration.labels(labels);
+        one = { count: () => counter.inc(), time: (value) => histogram.observe(value) };
+        series.set(key, one);
+      }
+      one.count();
+      one.time(seconds);
     },
     contentType: registry.contentType,
     render: () => registry.metrics(),

@@ -21,6 +21,8 @@ export function cacheableRpcProcedures(pathname: string): string[] | null {
  * never kept. Read on the decoded URL, so that an RPC input (JSON in `?input=`) is seen too.
  */
 export function dependsOnTheClock(url: string): boolean {
+  // Without an escape there is nothing to decode (most targets).
+  if (!url.includes("%")) return url.includes("is_active");
   let decoded = url;
   try {
     decoded = decodeURIComponent(url);

@@ -22,17 +22,19 @@ export function createRequestVersions(look: () => number): (req: IncomingMessage
 }
 
 /**
- * One number that moves whenever any of its parts does, for keying answers by several versions at
- * once (the database's and the rule set's clock epoch). Each new combination gets a new number,
- * never one given before, so an answer kept under a number can only be served for the very parts
- * it was computed at; parts seen out of order cost a recomputation, never a stale answer.
+ * One number that moves whenever either of its parts does, for keying answers by two versions at
+ * once (the database's and the rule set's clock epoch). Each new pair gets a new number, never one
+ * given before, so an answer kept under a number can only be served for the very parts it was
+ * computed at; parts seen out of order cost a recomputation, never a stale answer.
  */
-export function createVersionCombiner(): (...parts: number[]) => number {
-  let last: number[] = [];
+export function createVersionCombiner(): (first: number, second: number) => number {
+  let lastFirst = NaN;
+  let lastSecond = NaN;
   let counter = 0;
-  return (...parts) => {
-    if (parts.length !== last.length || parts.some((part, index) => part !== last[index])) {
-      last = parts;
+  return (first, second) => {
+    if (first !== lastFirst || second !== lastSecond) {
+      lastFirst = first;
+      lastSecond = second;
       counter++;
     }
     return counter;
