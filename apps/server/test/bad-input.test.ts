@@ -95,6 +95,21 @@ describe("bodies that are not a JSON object", () => {
       '{"name": "a:\\":b", "desc": {"k": "1", "k": "1"}}',
       "Request is not in valid JSON format",
     ],
+    [
+      "a key given twice, once written with an escape",
+      '{"name": "compute", "n\\u0061me": "compute"}',
+      "Request is not in valid JSON format",
+    ],
+    [
+      "a number that is not JSON's under a decimal key",
+      '{"name": "compute", "cost": 01}',
+      "Request is not in valid JSON format",
+    ],
+    [
+      "arrays nested 10,000 deep",
+      `{"name": "compute", "x": ${"[".repeat(10_000)}${"]".repeat(10_000)}}`,
+      "Request body nests objects and arrays deeper than 32 levels",
+    ],
     ["a JSON array", '[{"name": "compute"}]', "Request body must be a JSON object"],
     ["a JSON string", '"compute"', "Request body must be a JSON object"],
     ["a JSON number", "42", "Request body must be a JSON object"],
@@ -114,6 +129,19 @@ describe("bodies that are not a JSON object", () => {
     await api.request(
       "DELETE",
       `${HASHMAP}/groups/${(answer.body as { group_id: string }).group_id}`,
+    );
+  });
+
+  it("keeps a cost given as a JSON number behind an escaped key as its exact text", async () => {
+    const answer = await api.post(
+      `${HASHMAP}/mappings`,
+      `{"field_id": "${ids.field}", "value": "escaped", "c\\u006fst": 0.1000000000000000000000000001}`,
+    );
+    expect(answer.status).toBe(201);
+    expect((answer.body as { cost: string }).cost).toBe("0.1000000000000000000000000001");
+    await api.request(
+      "DELETE",
+      `${HASHMAP}/mappings/${(answer.body as { mapping_id: string }).mapping_id}`,
     );
   });
 

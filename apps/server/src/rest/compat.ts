@@ -5,9 +5,6 @@ import {
   type AnyProcedure,
   type AnyRouter,
 } from "@trpc/server";
-import { isLosslessNumber, parse as parseJsonLosslessly } from "lossless-json";
-import getRawBody from "raw-body";
-import YAML from "yaml";
 import {
   coerceSchema,
   getInputOutputParsers,
@@ -23,6 +20,7 @@ import type { Context } from "@ratecard/api";
 import { announcesBody, discardBody } from "../http-body.js";
 import { expectedRevisionOf, takeRevision } from "./entity-tags.js";
 import { describeValidationIssue, HttpFault, sendFault, type ValidationIssue } from "./faults.js";
+import { readJsonBody, type JsonObject } from "./json-body.js";
 import {
   collectRestRoutes,
   isControllerWithoutMethods,
@@ -35,12 +33,6 @@ import {
 // shape.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** JSON numbers under these keys are decimals: kept as their exact text, never a binary double. */
-const DECIMAL_KEYS = new Set(["cost", "level", "volume"]);
-/** `"\ud800"` is valid JSON but not Unicode text: the database cannot store it. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-type JsonObject = Record<string, unknown>;
 
 interface ResolvedRoute {
   route: RestRoute;
@@ -54,153 +46,6 @@ export interface RestHandlerOptions {
   createContext: (req: IncomingMessage) => Context;
   bodyLimitBytes: number;
   onInternalError: (error: unknown, req: IncomingMessage) => void;
-}
-
-function mediaType(req: IncomingMessage): string | undefined {
-  return req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
-}
-
-/**
- * Reads a JSON object body. A GET's body holds arguments, not a resource, so one that is too large
- * is a bad request (400), drained first; on other methods it is a 413, as before.
- */
-async function readJsonBody(
-  req: IncomingMessage,
-  limit: number,
-  method: string,
-  /**
-   * Whether the body is a rule-set document: YAML is read too (as a team keeps it in git), and
-   * numbers stay numbers, so that a cost written as a number is refused with its path (it would
-   * have gone through a binary float in any other reader of the file).
-   */
-  ruleSet = false,
-): Promise<JsonObject | undefined> {
-  let raw: string;
-  try {
-    raw = await getRawBody(req, { limit, encoding: "utf8" });
-  } catch (error) {
-    const type = (error as { type?: string }).type;
-    if (type === "entity.too.large") {
-      const message = `Request body is larger than the limit of ${limit} bytes`;
-      if (method !== "GET") throw new HttpFault(413, message);
-      await discardBody(req);
-      throw new HttpFault(400, message);
-    }
-    if (type === "encoding.unsupported" || type === "charset.unsupported") {
-      throw new HttpFault(415, "Request body must be UTF-8");
-    }
-    throw new HttpFault(400, "Request body could not be read");
-  }
-  if (raw.trim() === "") return undefined;
-  const type = mediaType(req);
-  if (ruleSet && type !== undefined && YAML_TYPES.has(type)) return readYamlObject(raw);
-  if (type !== "application/json") throw new HttpFault(415, `Unknown mimetype: ${type ?? "None"}`);
-  let parsed: unknown;
-  let notText = false;
-  let members = 0;
-  try {
-    parsed = parseJsonLosslessly(raw, function (this: unknown, key, value) {
-      if (!Array.isArray(this)) members++;
-      if (LONE_SURROGATE.test(key) || (typeof value === "string" && LONE_SURROGATE.test(value)))
-        notText = true;
-      if (!isLosslessNumber(value)) return value;
-      return DECIMAL_KEYS.has(key) && !ruleSet ? value.toString() : Number(value.toString());
-    });
-  } catch {
-    throw new HttpFault(400, "Request is not in valid JSON format");
-  }
-  // The reviver's root call (key "") is not a member. lossless-json refuses a key repeated with a
-  // different value but silently keeps one copy of a key repeated with the same value: then the
-  // text names more members than the parsed objects hold.
-  if (members - 1 !== countMemberNames(raw)) {
-    throw new HttpFault(400, "Request is not in valid JSON format");
-  }
-  if (nestingDepth(parsed) > MAX_NESTING) {
-    throw new HttpFault(
-      400,
-      `Request body nests objects and arrays deeper than ${MAX_NESTING} levels`,
-    );
-  }
-  if (notText) {
-    throw new HttpFault(
-      400,
-      "Request body contains a lone UTF-16 surrogate escape (such as \\ud800): not valid Unicode text",
-    );
-  }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw new HttpFault(400, "Request body must be a JSON object");
-  }
-  return parsed as JsonObject;
-}
-
-const YAML_TYPES = new Set(["application/yaml", "application/x-yaml", "text/yaml"]);
-
-/**
- * A YAML body as a JSON object: YAML 1.2's core schema (`yes` stays a string), one document,
- * duplicate keys refused, as @ratecard/ruleset reads a rule-set file.
- */
-function readYamlObject(raw: string): JsonObject {
-  const parsed = YAML.parseDocument(raw, { uniqueKeys: true, prettyErrors: false });
-  const problem = [...parsed.errors, ...parsed.warnings][0];
-  if (problem) {
-    throw new HttpFault(
-      400,
-      `Request is not in valid YAML format: ${problem.message.split("\n")[0]}`,
-    );
-  }
-  const value: unknown = parsed.toJS({ maxAliasCount: 100 });
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new HttpFault(400, "Request body must be a YAML mapping");
-  }
-  if (nestingDepth(value) > MAX_NESTING) {
-    throw new HttpFault(
-      400,
-      `Request body nests objects and arrays deeper than ${MAX_NESTING} levels`,
-    );
-  }
-  return value as JsonObject;
-}
-
-/**
- * How many member names the text holds. Only applied to text that already parsed as JSON, where
- * every `:` outside a string separates a member's name from its value. One pass that allocates
- * nothing: a quote's body runs to megabytes.
- */
-function countMemberNames(json: string): number {
-  let names = 0;
-  let inString = false;
-  for (let i = 0; i < json.length; i++) {
-    const code = json.charCodeAt(i);
-    if (inString) {
-      if (code === BACKSLASH) i++;
-      else if (code === QUOTE) inString = false;
-    } else if (code === QUOTE) inString = true;
-    else if (code === COLON) names++;
-  }
-  return names;
-}
-const BACKSLASH = 0x5c;
-const QUOTE = 0x22;
-const COLON = 0x3a;
-
-/**
- * CloudKitty's bodies nest four levels at most (a quote's resource descriptions). A body nested
- * thousands deep may parse, and then overflow the stack of whatever serializes it next.
- */
-const MAX_NESTING = 32;
-
-/** How deep objects and arrays nest, found without recursion for that reason. */
-function nestingDepth(root: unknown): number {
-  let deepest = 0;
-  const pending: [unknown, number][] = [[root, 1]];
-  while (pending.length > 0) {
-    const [value, depth] = pending.pop()!;
-    if (value === null || typeof value !== "object") continue;
-    deepest = Math.max(deepest, depth);
-    if (deepest > MAX_NESTING) break;
-    for (const child of Object.values(value)) pending.push([child, depth + 1]);
-  }
-  return deepest;
 }
 
 /** If-None-Match's weak comparison (RFC 9110): `*`, or one of its tags with or without `W/`. */
