@@ -34,6 +34,21 @@ export type DecimalParseResult = { ok: true; value: string } | { ok: false; reas
  * `fractionDigits` digits. Refuses what cannot be stored exactly rather than rounding it.
  */
 export function parseDecimal(input: unknown, precision: DecimalPrecision): DecimalParseResult {
+  const plain =
+    typeof input === "string"
+      ? plainDecimal(input, precision)
+      : Number.isSafeInteger(input)
+        ? plainDecimal(String(input), precision)
+        : undefined;
+  if (plain !== undefined) return { ok: true, value: plain };
+  return parseDecimalByDecimalJs(input, precision);
+}
+
+/** parseDecimal through decimal.js whatever the input: what the plain path must agree with. */
+export function parseDecimalByDecimalJs(
+  input: unknown,
+  precision: DecimalPrecision,
+): DecimalParseResult {
   let text: string;
   if (typeof input === "number") {
     if (!Number.isFinite(input)) return { ok: false, reason: "Not a finite number." };
@@ -62,6 +77,67 @@ export function parseDecimal(input: unknown, precision: DecimalPrecision): Decim
   // "-0" and "0" are one value.
   const canonical = value.isZero() ? new ExactDecimal(0) : value;
   return { ok: true, value: canonical.toFixed(precision.fractionDigits) };
+}
+
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+const PLUS = 0x2b;
+const MINUS = 0x2d;
+const DOT = 0x2e;
+/** Enough zeros to pad any fraction (the widest precision has 28 fractional digits). */
+const ZEROS = "0".repeat(64);
+
+/**
+ * The canonical text of a plain decimal (`[+-]digits[.digits]`, also `5.` and `.5`) that fits the
+ * precision, found by reading the digits; undefined for anything else (an exponent, spaces, a
+ * value that does not fit), which decimal.js then reads and refuses with its reason. A quote's
+ * thousand volumes are almost all plain, and decimal.js at 64 digits cost a fifth of a quote.
+ * Where it answers, it answers what decimal.js does (a property test compares the two).
+ */
+function plainDecimal(text: string, precision: DecimalPrecision): string | undefined {
+  const length = text.length;
+  let at = 0;
+  let negative = false;
+  const first = text.charCodeAt(0);
+  if (first === PLUS || first === MINUS) {
+    negative = first === MINUS;
+    at = 1;
+  }
+  const integerStart = at;
+  while (at < length && isDigit(text.charCodeAt(at))) at++;
+  const integerEnd = at;
+  let fractionStart = at;
+  let fractionEnd = at;
+  if (at < length && text.charCodeAt(at) === DOT) {
+    fractionStart = ++at;
+    while (at < length && isDigit(text.charCodeAt(at))) at++;
+    fractionEnd = at;
+  }
+  if (at !== length || (integerEnd === integerStart && fractionEnd === fractionStart)) {
+    return undefined;
+  }
+  let significantStart = integerStart;
+  while (significantStart < integerEnd && text.charCodeAt(significantStart) === DIGIT_0) {
+    significantStart++;
+  }
+  let significantEnd = fractionEnd;
+  while (significantEnd > fractionStart && text.charCodeAt(significantEnd - 1) === DIGIT_0) {
+    significantEnd--;
+  }
+  const fractionDigits = significantEnd - fractionStart;
+  if (precision.fractionDigits > ZEROS.length) return undefined;
+  if (integerEnd - significantStart > precision.integerDigits) return undefined;
+  if (fractionDigits > precision.fractionDigits) return undefined;
+  const zero = significantStart === integerEnd && fractionDigits === 0;
+  const integer = significantStart === integerEnd ? "0" : text.slice(significantStart, integerEnd);
+  const sign = negative && !zero ? "-" : "";
+  if (precision.fractionDigits === 0) return sign + integer;
+  const padding = precision.fractionDigits - fractionDigits;
+  return `${sign}${integer}.${text.slice(fractionStart, significantEnd)}${ZEROS.slice(0, padding)}`;
+}
+
+function isDigit(code: number): boolean {
+  return code >= DIGIT_0 && code <= DIGIT_9;
 }
 
 function formatOrThrow(input: string | number, precision: DecimalPrecision): string {

@@ -5,6 +5,8 @@ import {
   formatLevel,
   LEVEL_PRECISION,
   parseDecimal,
+  parseDecimalByDecimalJs,
+  type DecimalPrecision,
 } from "../src/decimal.js";
 
 describe("formatCost and formatLevel", () => {
@@ -84,5 +86,65 @@ describe("parseDecimal refuses what cannot be stored exactly", () => {
     expect(parseDecimal("1000000000000", COST_PRECISION).ok).toBe(false);
     expect(parseDecimal("1e12", LEVEL_PRECISION).ok).toBe(false);
     expect(parseDecimal("-999999999999", COST_PRECISION).ok).toBe(true);
+  });
+});
+
+describe("parseDecimal's plain path answers as decimal.js does", () => {
+  const PRECISIONS: DecimalPrecision[] = [
+    COST_PRECISION,
+    LEVEL_PRECISION,
+    { integerDigits: 28, fractionDigits: 28 },
+    { integerDigits: 3, fractionDigits: 0 },
+    { integerDigits: 1, fractionDigits: 2 },
+  ];
+
+  function expectSameAnswer(input: unknown): void {
+    for (const precision of PRECISIONS) {
+      const expected = parseDecimalByDecimalJs(input, precision);
+      const actual = parseDecimal(input, precision);
+      if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+        expect({ input, precision, actual }).toEqual({ input, precision, actual: expected });
+      }
+    }
+  }
+
+  it("on every string of up to five characters from digits, signs, points, e and space", () => {
+    const alphabet = ["0", "1", "9", "-", "+", ".", "e", " "];
+    let texts = [""];
+    for (let length = 1; length <= 5; length++) {
+      texts = texts.flatMap((text) => alphabet.map((character) => text + character));
+      for (const text of texts) expectSameAnswer(text);
+    }
+  });
+
+  it("on generated decimals around every limit", () => {
+    // mulberry32: seeded, the same inputs on every machine.
+    let state = 20261126;
+    const random = (below: number) => {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * below);
+    };
+    const digits = (count: number) =>
+      Array.from({ length: count }, () => (random(3) === 0 ? "0" : String(random(10)))).join("");
+    const pick = <T>(items: readonly T[]): T => items[random(items.length)]!;
+    for (let run = 0; run < 50_000; run++) {
+      const sign = pick(["", "", "-", "+"]);
+      const integer =
+        "0".repeat(pick([0, 0, 1, 3])) + digits(pick([0, 1, 2, 3, 11, 12, 13, 28, 29]));
+      const point = pick(["", ".", "."]);
+      const fraction =
+        digits(pick([0, 1, 2, 3, 7, 8, 9, 27, 28, 29, 40])) + "0".repeat(pick([0, 0, 1, 30]));
+      const exponent = pick(["", "", "", "", "e3", "E-2", "e+0"]);
+      const space = pick(["", "", "", "", " ", "\t"]);
+      expectSameAnswer(
+        `${space}${sign}${integer}${point}${point ? fraction : ""}${exponent}${space}`,
+      );
+      expectSameAnswer(
+        pick([random(1e6), -random(1e15), random(1e6) / 64, 2 ** 53 + random(9), -0]),
+      );
+    }
   });
 });
