@@ -36,6 +36,17 @@ export function startDurableInsert(
   });
 }
 
+/**
+ * The floor under a read: the replay, after what every Ratecard answer must do (see
+ * LimitServerConfig.essentials), against Ratecard's own database file.
+ */
+export function startEssentialsFloor(
+  answer: CapturedAnswer,
+  essentials: { databasePath: string; logPath: string },
+): Promise<LimitServer> {
+  return startLimitServer({ answer: encode(answer), essentials });
+}
+
 const encode = (answer: CapturedAnswer) => ({
   status: answer.status,
   rawHeaders: answer.rawHeaders,

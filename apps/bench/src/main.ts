@@ -63,6 +63,9 @@ async function benchmark(options: Options, workDir: string): Promise<Report> {
       seconds: options.secondsPerWorkload,
       warmupSeconds: options.warmupSeconds,
       limitDatabase: { path: path.join(workDir, "durable-limit.db"), ...sqlite },
+      ...(options.floor
+        ? { floor: { databasePath, logPath: path.join(workDir, "floor-access.log") } }
+        : {}),
     };
     const results: WorkloadResult[] = [];
     const wanted = (workload: Workload) =>
@@ -204,7 +207,9 @@ async function main(): Promise<number> {
     const report = await benchmark(options, workDir);
     process.stdout.write(`${formatReport(report)}\n`);
     if (options.json) writeJson(options.json, report);
-    const failures = report.workloads.filter((r) => r.ratecard.failures + r.limit.failures > 0);
+    const failures = report.workloads.filter(
+      (r) => r.ratecard.failures + r.limit.failures + (r.floor?.failures ?? 0) > 0,
+    );
     if (failures.length === 0) return 0;
     progress(`FAILED answers in: ${failures.map((r) => r.workload).join(", ")}`);
     return 1;

@@ -27,6 +27,8 @@ export interface Options {
   serverEntry: string | undefined;
   /** Node flags added after scripts/start.sh's (later flags win), for experiments. */
   serverNodeOptions: string | undefined;
+  /** Also measures the essentials floor of each read (limit-server.ts). */
+  floor: boolean;
 }
 
 export const USAGE = `Usage: pnpm --filter @ratecard/bench bench [options]   (after pnpm build)
@@ -48,6 +50,9 @@ export const USAGE = `Usage: pnpm --filter @ratecard/bench bench [options]   (af
   --keep               keep the temporary database and server log
   --no-pin             let the load generator and the servers share every CPU (default: taskset
                        puts the servers on the first half of the CPUs, the load generator on the rest)
+  --floor              also measure each read's floor: a bare server doing only what every Ratecard
+                       answer must do (request id, access line, metrics, token digest, data_version)
+                       before replaying the same bytes; the report adds its ratio and CPU
   --only <text>        only the workloads whose name contains <text> (no visibility check)
   --cpu-prof <dir>     run Ratecard with node --cpu-prof, its profiles written to <dir> at each stop
   --server <main.js>   measure this build of the server instead of apps/server/dist/main.js (A/B;
@@ -87,6 +92,7 @@ export function readOptions(argv: string[]): Options {
       "cpu-prof": { type: "string" },
       server: { type: "string" },
       "server-node-options": { type: "string" },
+      floor: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
     strict: true,
@@ -116,6 +122,7 @@ export function readOptions(argv: string[]): Options {
     restSeconds: positive("rest", values.rest, quick ? 0.1 : 15),
     serverEntry: values.server,
     serverNodeOptions: values["server-node-options"],
+    floor: values.floor,
   };
   if (options.largeMappings < options.smallMappings)
     throw new Error(`--large must be at least --small\n\n${USAGE}`);

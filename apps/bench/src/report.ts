@@ -9,6 +9,8 @@ export interface WorkloadResult {
   /** The bare-Node replay of the same bytes, or the durable-insert server for writes. */
   limit: Measurement;
   limitKind: "replay" | "durable insert";
+  /** The essentials floor of a read (--floor): what every answer must do, then the replay. */
+  floor?: Measurement;
 }
 
 export interface Report {
@@ -49,6 +51,8 @@ const tooShort = (result: WorkloadResult) =>
 
 const ratio = (result: WorkloadResult) =>
   (100 * result.ratecard.requestsPerSecond) / result.limit.requestsPerSecond;
+const floorRatio = (result: WorkloadResult) =>
+  result.floor ? (100 * result.floor.requestsPerSecond) / result.limit.requestsPerSecond : null;
 
 function pad(cells: string[], widths: number[]): string {
   return cells
@@ -60,6 +64,7 @@ const fixed = (value: number | null, digits: number) =>
   value === null || Number.isNaN(value) ? "-" : value.toFixed(digits);
 
 export function formatReport(report: Report): string {
+  const withFloor = report.workloads.some((result) => result.floor);
   const header = [
     "workload",
     "conn",
@@ -71,6 +76,7 @@ export function formatReport(report: Report): string {
     "limit p50 ms",
     "CPU µs/answer",
     "limit CPU µs",
+    ...(withFloor ? ["floor %", "floor CPU µs"] : []),
     "failures",
   ];
   const rows = report.workloads.map((result) => [
@@ -84,7 +90,10 @@ export function formatReport(report: Report): string {
     fixed(result.limit.p50Ms, 2),
     fixed(result.ratecard.cpuMicrosPerAnswer ?? null, 1),
     fixed(result.limit.cpuMicrosPerAnswer ?? null, 1),
-    String(result.ratecard.failures + result.limit.failures),
+    ...(withFloor
+      ? [fixed(floorRatio(result), 1), fixed(result.floor?.cpuMicrosPerAnswer ?? null, 1)]
+      : []),
+    String(result.ratecard.failures + result.limit.failures + (result.floor?.failures ?? 0)),
   ]);
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i]!.length)));
   const { settings, machine } = report;
@@ -106,6 +115,12 @@ export function formatReport(report: Report): string {
     ...(report.workloads.some(tooShort)
       ? [`* fewer than ${MIN_ANSWERS} answers on one side: too short to compare, raise --seconds`]
       : []),
+    ...(withFloor
+      ? [
+          "floor: a bare node:http server doing only what every Ratecard answer must do (request id, " +
+            "access line, metrics, token digest, data_version) before replaying the same bytes, as % of the limit",
+        ]
+      : []),
     "",
     `quote server time (p50 at 1 connection, minus the replay's): ${fixed(report.quoteServerMs, 2)} ms`,
     `server RSS: ${fixed(report.rssMiB.afterSmall, 1)} MiB after the ${report.seeded.small}-mapping workloads, ` +
@@ -126,6 +141,7 @@ export function writeJson(file: string, report: Report): void {
   const workloads = report.workloads.map((result) => ({
     ...result,
     ratioPercent: ratio(result),
+    floorRatioPercent: floorRatio(result),
     tooShort: tooShort(result),
   }));
   fs.writeFileSync(file, `${JSON.stringify({ ...report, workloads }, null, 2)}\n`);

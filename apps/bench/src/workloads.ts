@@ -1,11 +1,12 @@
 import { request, type CapturedAnswer } from "./http.js";
 import {
   startDurableInsert,
+  startEssentialsFloor,
   startReplay,
   type LimitServer,
   type SqliteDurability,
 } from "./limits.js";
-import { measure, type LoadRequest } from "./load.js";
+import { measure, type LoadRequest, type Measurement } from "./load.js";
 import { clockTicksPerSecond, cpuTicks, waitUntilIdle } from "./proc.js";
 import type { RatecardProcess } from "./ratecard.js";
 import type { WorkloadResult } from "./report.js";
@@ -35,6 +36,8 @@ export interface RunSettings {
   warmupSeconds: number;
   /** For the durable-insert limit: a fresh database file and Ratecard's settings. */
   limitDatabase: { path: string } & SqliteDurability;
+  /** When set, replayed reads are also measured on the essentials floor (limit-server.ts). */
+  floor?: { databasePath: string; logPath: string };
 }
 
 const rowsOf = (key: string, expected: number) => (body: string) => {
@@ -172,12 +175,22 @@ export async function runWorkload(
     };
     const ratecard = await run(server);
     const limitMeasurement = await run(limit);
+    let floor: Measurement | undefined;
+    if (settings.floor && workload.limit === "replay") {
+      const floorServer = await startEssentialsFloor(answer, settings.floor);
+      try {
+        floor = await run(floorServer);
+      } finally {
+        await floorServer.stop();
+      }
+    }
     return {
       workload: workload.name,
       connections,
       ratecard,
       limit: limitMeasurement,
       limitKind: workload.limit,
+      ...(floor ? { floor } : {}),
     };
   } finally {
     await limit.stop();
