@@ -95,6 +95,19 @@ const ZEROS = "0".repeat(64);
  * Where it answers, it answers what decimal.js does (a property test compares the two).
  */
 function plainDecimal(text: string, precision: DecimalPrecision): string | undefined {
+  // A quote's volumes are mostly one value ("1"): one text, read once, kept flat.
+  if (text === lastPlain.text && precision === lastPlain.precision) return lastPlain.value;
+  const value = renderPlainDecimal(text, precision);
+  if (value !== undefined) lastPlain = { text, precision, value };
+  return value;
+}
+let lastPlain: { text: string; precision: DecimalPrecision | null; value: string } = {
+  text: "",
+  precision: null,
+  value: "",
+};
+
+function renderPlainDecimal(text: string, precision: DecimalPrecision): string | undefined {
   const length = text.length;
   let at = 0;
   let negative = false;

@@ -1,10 +1,12 @@
 import { z } from "zod";
+import { parseDecimal } from "./decimal.js";
 import { decimalInput, ZRuleType } from "./schemas.js";
 
 // The quote (CloudKitty's POST /v1/rating/quote) and the price preview.
 
+const VOLUME_PRECISION = { integerDigits: 28, fractionDigits: 28 };
 /** A quantity: exact decimal, any sign CloudKitty accepts. */
-export const ZVolumeInput = decimalInput({ integerDigits: 28, fractionDigits: 28 });
+export const ZVolumeInput = decimalInput(VOLUME_PRECISION);
 
 const ZMetadata = z.record(z.string(), z.unknown());
 
@@ -57,6 +59,77 @@ export const ZQuoteRequest = z.strictObject({
   at: ZPriceMoment.optional(),
 });
 export type TQuoteRequest = z.output<typeof ZQuoteRequest>;
+
+/**
+ * A quote whose every resource is plainly valid (a plain object with a non-empty `service`, a
+ * plain-object `desc` or none, a decimal `volume` and nothing else) read without zod: zod's
+ * object, record, union and transform for each of a thousand resources allocated 1.5 MiB per
+ * quote, enough to carry its garbage into the old generation, and took a third of the quote's
+ * time. Returns undefined for anything else; zod then reads it and words its issues. The result
+ * is zod's (a test compares them on generated requests).
+ */
+export function readPlainQuoteRequest(input: unknown): TQuoteRequest | undefined {
+  if (!isPlainObject(input)) return undefined;
+  let resources: unknown;
+  let at: Date | undefined;
+  for (const key in input) {
+    if (key === "resources") resources = input[key];
+    else if (key === "at") {
+      const moment = ZPriceMoment.safeParse(input[key]);
+      if (!moment.success) return undefined;
+      at = moment.data;
+    } else return undefined;
+  }
+  if (!Array.isArray(resources)) return undefined;
+  const read: QuoteResource[] = [];
+  for (const item of resources) {
+    const resource = readPlainResource(item);
+    if (resource === undefined) return undefined;
+    read.push(resource);
+  }
+  return at === undefined ? { resources: read } : { resources: read, at };
+}
+
+type QuoteResource = TQuoteRequest["resources"][number];
+
+function readPlainResource(resource: unknown): QuoteResource | undefined {
+  if (!isPlainObject(resource)) return undefined;
+  let service: unknown;
+  let desc: unknown;
+  let volume: unknown;
+  let hasDesc = false;
+  for (const key in resource) {
+    if (key === "service") service = resource[key];
+    else if (key === "volume") volume = resource[key];
+    else if (key === "desc") {
+      desc = resource[key];
+      hasDesc = true;
+    } else return undefined;
+  }
+  if (typeof service !== "string" || service.length === 0) return undefined;
+  if (typeof volume !== "string" && !(typeof volume === "number" && Number.isFinite(volume))) {
+    return undefined;
+  }
+  const quantity = parseDecimal(volume, VOLUME_PRECISION);
+  if (!quantity.ok) return undefined;
+  if (!hasDesc) return { service, volume: quantity.value };
+  // zod's record drops a `__proto__` member; such a rare body takes zod's way.
+  if (!isPlainObject(desc) || Object.hasOwn(desc, "__proto__")) return undefined;
+  return { service, desc, volume: quantity.value };
+}
+
+/** A JSON object: what JSON.parse makes, with only its own enumerable members. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key in value) if (!Object.hasOwn(value, key)) return false;
+  return Object.getOwnPropertySymbols(value).length === 0;
+}
+
+// tRPC reads a procedure's input with parseAsync: the plain way first.
+const parseWithZod = ZQuoteRequest.parseAsync.bind(ZQuoteRequest);
+ZQuoteRequest.parseAsync = (input, params) =>
+  Promise.resolve(readPlainQuoteRequest(input) ?? parseWithZod(input, params));
 
 export const ZPreviewRequest = z.strictObject({
   service: z.string({ error: "Wrong type, expected a string." }).min(1),

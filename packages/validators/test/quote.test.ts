@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { readPlainQuoteRequest, ZQuoteRequest } from "../src/rating.js";
+
+// The quote's plain way (readPlainQuoteRequest, which ZQuoteRequest.parseAsync tries first) against
+// zod's own reading (safeParse), on generated requests, valid and not.
+
+/** mulberry32: seeded, the same requests on every machine. */
+function generator(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (below: number) => Math.floor(next() * below);
+  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
+  const chance = (p: number) => next() < p;
+  return { int, pick, chance };
+}
+type Random = ReturnType<typeof generator>;
+
+const VOLUMES: unknown[] = [
+  "1",
+  "0.5",
+  "-2",
+  "1e3",
+  " 4 ",
+  "abc",
+  "",
+  "1.00000000000000000000000000001",
+  "9999999999999999999999999999",
+  "99999999999999999999999999999",
+  1,
+  0.1,
+  -0,
+  1e300,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  null,
+  true,
+  [],
+  {},
+];
+const DESCS: unknown[] = [
+  { flavor_id: "m1.small" },
+  { metadata: { flavor_id: "m1.small" }, groupby: { project_id: "p" } },
+  {},
+  [],
+  "desc",
+  null,
+  JSON.parse('{"__proto__": {"a": 1}, "b": 2}') as unknown,
+  Object.create(null) as unknown,
+];
+
+function resource(random: Random): unknown {
+  const value: Record<string, unknown> = {};
+  if (!random.chance(0.05)) value.service = random.pick(["compute", "volume", "", 5, null]);
+  if (random.chance(0.7)) value.desc = random.pick(DESCS);
+  if (!random.chance(0.05)) value.volume = random.pick(VOLUMES);
+  if (random.chance(0.03)) value.extra = 1;
+  if (random.chance(0.5)) return value;
+  // The same members in another order.
+  return Object.fromEntries(Object.entries(value).reverse());
+}
+
+function request(random: Random): unknown {
+  if (random.chance(0.02)) return random.pick([null, [], "quote", 1]);
+  const value: Record<string, unknown> = {
+    resources: random.chance(0.03)
+      ? "none"
+      : Array.from({ length: random.int(4) }, () => resource(random)),
+  };
+  if (random.chance(0.2))
+    value.at = random.pick(["2026-11-25", "2026-11-25T18:00:00Z", "2026-02-31", 5]);
+  if (random.chance(0.03)) value.tenant = "t";
+  return value;
+}
+
+describe("the quote's plain way reads what zod reads", () => {
+  it("on generated requests", async () => {
+    const random = generator(20261126);
+    let plain = 0;
+    let refused = 0;
+    for (let run = 0; run < 20_000; run++) {
+      const input = request(random);
+      const expected = ZQuoteRequest.safeParse(input);
+      const fast = readPlainQuoteRequest(input);
+      if (fast !== undefined) {
+        plain++;
+        expect(expected.success, JSON.stringify(input)).toBe(true);
+        // Same values, members in the same order.
+        expect(JSON.stringify(fast)).toBe(JSON.stringify(expected.data));
+        expect(fast).toStrictEqual(expected.data);
+      }
+      if (!expected.success) {
+        refused++;
+        await expect(ZQuoteRequest.parseAsync(input)).rejects.toMatchObject({
+          issues: expected.error.issues,
+        });
+      } else {
+        expect(await ZQuoteRequest.parseAsync(input)).toStrictEqual(expected.data);
+      }
+    }
+    expect(plain).toBeGreaterThan(3_000);
+    expect(refused).toBeGreaterThan(3_000);
+  });
+
+  it("reads a thousand plain resources without zod, to zod's result", async () => {
+    const resources = Array.from({ length: 1000 }, (_, i) => ({
+      service: "compute",
+      desc: { flavor_id: `flavor-${i}` },
+      volume: i % 2 === 0 ? "1" : 2,
+    }));
+    const fast = readPlainQuoteRequest({ resources });
+    expect(fast).toBeDefined();
+    expect(fast).toStrictEqual(ZQuoteRequest.safeParse({ resources }).data);
+    expect(await ZQuoteRequest.parseAsync({ resources })).toStrictEqual(fast);
+  });
+});
