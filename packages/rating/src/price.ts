@@ -74,7 +74,10 @@ export function priceQuoteInDecimal(index: RatingIndex, points: readonly UsagePo
   return total;
 }
 
-function inQuoteOrder(points: readonly UsagePoint[]): UsagePoint[] {
+function inQuoteOrder(points: readonly UsagePoint[]): readonly UsagePoint[] {
+  // Most quotes price one service: they are in that order already.
+  const first = points[0]?.service;
+  if (points.every((point) => point.service === first)) return points;
   const byService = new Map<string, UsagePoint[]>();
   for (const point of points) {
     const list = byService.get(point.service);
