@@ -93,7 +93,7 @@ function scratchOf(index: RatingIndex): PointScratch {
  */
 export function priceExactly(index: RatingIndex, point: UsagePoint): Readonly<ExactDecimal> | null {
   if (typeof point.volume !== "string") return null;
-  const quantity = parseExactDecimal(point.volume);
+  const quantity = quantityOf(point.volume);
   if (quantity === null) return null;
   const serviceRules = index.services.get(point.service);
   if (!serviceRules) return EXACT_ZERO;
@@ -104,6 +104,19 @@ export function priceExactly(index: RatingIndex, point: UsagePoint): Readonly<Ex
   if (!processService(scratch, plan, quantity)) return null;
   if (!processFields(scratch, plan, point.metadata ?? {})) return null;
   return addRatingInformations(scratch, quantity) ? scratch.total : null;
+}
+
+// A quote's points mostly share one volume text (the validators hand out one string per value):
+// parsed once. Parsed values are never changed, so sharing one is safe.
+let lastVolume = "";
+let lastQuantity: Readonly<ExactDecimal> | null = parseExactDecimal(lastVolume);
+
+function quantityOf(volume: string): Readonly<ExactDecimal> | null {
+  if (volume !== lastVolume) {
+    lastQuantity = parseExactDecimal(volume);
+    lastVolume = volume;
+  }
+  return lastQuantity;
 }
 
 function processService(
