@@ -74,6 +74,11 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** A token worth asking a strategy about: within the length limit, printable ASCII only. */
+function wellFormed(token: string): boolean {
+  return token.length <= MAX_TOKEN_LENGTH && TOKEN_SHAPE.test(token);
+}
+
 function headerValue(header: string | string[] | undefined): string | undefined {
   return Array.isArray(header) ? header[0] : header;
 }
@@ -123,12 +128,11 @@ export function createAuthEdge(options: AuthEdgeOptions) {
       return null;
     }
     try {
-      auth.identity =
-        token.length <= MAX_TOKEN_LENGTH && TOKEN_SHAPE.test(token)
-          ? await authenticator.authenticate(token, {
-              dataVersion: () => options.dataVersionOf(req),
-            })
-          : null;
+      auth.identity = wellFormed(token)
+        ? await authenticator.authenticate(token, {
+            dataVersion: () => options.dataVersionOf(req),
+          })
+        : null;
     } catch (error) {
       if (error instanceof IdentityUnavailableError) {
         await drainBody(req);
@@ -159,6 +163,11 @@ export function createAuthEdge(options: AuthEdgeOptions) {
     return allowed;
   }
 
+  /** The first of a REST request's policy rules this identity is refused, if any (its 403). */
+  function refusedRestRule(identity: Identity, method: string, path: string): string | undefined {
+    return restRules(method, path).find((rule) => !allows(identity, rule));
+  }
+
   return {
     identify,
     allows,
@@ -180,12 +189,11 @@ export function createAuthEdge(options: AuthEdgeOptions) {
         sendUnauthorized(res, options.wwwAuthenticate);
         return false;
       }
-      for (const rule of restRules(method, path)) {
-        if (!allows(auth.identity, rule)) {
-          await drainBody(req);
-          sendForbidden(res, rule);
-          return false;
-        }
+      const refused = refusedRestRule(auth.identity, method, path);
+      if (refused !== undefined) {
+        await drainBody(req);
+        sendForbidden(res, refused);
+        return false;
       }
       return true;
     },
@@ -202,16 +210,13 @@ export function createAuthEdge(options: AuthEdgeOptions) {
       const { token } = readToken(req, false);
       const checkable =
         authenticator.strategy === "noauth" ||
-        (token !== null &&
-          token !== "" &&
-          token.length <= MAX_TOKEN_LENGTH &&
-          TOKEN_SHAPE.test(token));
+        (token !== null && token !== "" && wellFormed(token));
       if (!checkable) return false;
       const identity = authenticator.kept(token ?? "", {
         dataVersion: () => options.dataVersionOf(req),
       });
       if (!identity || identity.expiresAt.getTime() <= Date.now()) return false;
-      for (const rule of restRules("GET", path)) if (!allows(identity, rule)) return false;
+      if (refusedRestRule(identity, "GET", path) !== undefined) return false;
       requests.set(req, { identity, token, viaCookie: false, csrfOk: true });
       return true;
     },

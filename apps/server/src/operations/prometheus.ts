@@ -134,20 +134,24 @@ export function createServerMetrics(sources: MetricSources): ServerMetrics {
 
   // One counter and one histogram series per method, route and status, looked up once: their
   // number is bounded by the route templates, and neither metric is ever reset.
-  const series = new Map<string, { count: () => void; time: (seconds: number) => void }>();
+  const series = new Map<
+    string,
+    {
+      counter: ReturnType<typeof requests.labels>;
+      histogram: ReturnType<typeof duration.labels>;
+    }
+  >();
   return {
     record(method, route, status, seconds) {
       const key = `${method} ${status} ${route}`;
       let one = series.get(key);
       if (!one) {
         const labels = { method, route, status: String(status) };
-        const counter = requests.labels(labels);
-        const histogram = duration.labels(labels);
-        one = { count: () => counter.inc(), time: (value) => histogram.observe(value) };
+        one = { counter: requests.labels(labels), histogram: duration.labels(labels) };
         series.set(key, one);
       }
-      one.count();
-      one.time(seconds);
+      one.counter.inc();
+      one.histogram.observe(seconds);
     },
     contentType: registry.contentType,
     render: () => registry.metrics(),
