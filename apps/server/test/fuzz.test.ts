@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, HASHMAP, PYSCRIPTS, type Client } from "./support/client.js";
 import { seeder, snapshotHashmap } from "./support/hashmap.js";
 import { startServer, type TestServer } from "./support/server.js";
+import { seededRandom, type Random } from "./support/random.js";
 
 // Bad requests over raw sockets, from a seeded generator: every one must get a complete HTTP answer
 // below 500 (a fault for JSON 4xx outside /trpc), the server must live, and the data stay as it was.
@@ -16,25 +17,6 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 const CONCURRENCY = 8;
 const BODY_LIMIT = 65_536;
 const LARGE_LIST = 300;
-
-/** mulberry32: small, seeded, and the same sequence on every machine. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (below: number) => Math.floor(next() * below);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
-  const chance = (p: number) => next() < p;
-  const uuid = () =>
-    "xxxxxxxx-xxxx-4xxx-8xxx-xxxxxxxxxxxx".replace(/x/g, () => int(16).toString(16));
-  return { int, pick, chance, uuid };
-}
-type Random = ReturnType<typeof generator>;
 
 const METHODS = ["GET", "GET", "GET", "HEAD", "POST", "POST", "PUT", "DELETE", "DELETE"] as const;
 const ODD_METHODS = [
@@ -412,7 +394,7 @@ describe("fuzzing the HTTP front", () => {
   it(`answers ${REQUESTS} bad requests (seed ${SEED}) completely, below 500, and changes nothing`, async () => {
     const before = await snapshotHashmap(api);
     const modulesBefore = (await api.get("/v1/rating/modules")).body;
-    const random = generator(SEED);
+    const random = seededRandom(SEED);
     const failures: string[] = [];
     const statuses = new Map<number, number>();
     let sent = 0;

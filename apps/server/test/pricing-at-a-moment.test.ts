@@ -3,6 +3,7 @@ import { createClient, HASHMAP, type ApiResponse, type Client } from "./support/
 import { expectFault, seeder, uniqueName } from "./support/hashmap.js";
 import { rpc } from "./support/auth.js";
 import { startServer, type TestServer } from "./support/server.js";
+import { seededRandom } from "./support/random.js";
 
 // Pricing at a moment (issue 10, point 3; docs/pricing-at-a-moment.md) over real HTTP: the quote
 // and the preview take `at`; a past moment is priced with the rules rebuilt from the audit trail.
@@ -28,24 +29,6 @@ afterAll(async () => {
   await server.stop();
 });
 
-/** mulberry32: small, fast and good enough to pick random writes reproducibly. */
-function prng(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (n: number) => Math.floor(next() * n),
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
-    chance: (p: number) => next() < p,
-  };
-}
-
 /** Waits until the clock has moved past `moment`, so that the next write is strictly later. */
 async function after(moment: number): Promise<void> {
   while (Date.now() <= moment + 1) await new Promise((resolve) => setTimeout(resolve, 2));
@@ -64,7 +47,7 @@ describe("pricing at a past moment, rebuilt from the audit trail", () => {
   it("gives for every moment of a random history exactly the prices answered then", async () => {
     const seed = Number(process.env.RATECARD_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
     const steps = Number(process.env.RATECARD_TEST_STEPS ?? 70);
-    const random = prng(seed);
+    const random = seededRandom(seed);
     const where = (step: number) => `seed ${seed} (RATECARD_TEST_SEED=${seed}), step ${step}`;
 
     // Names from small pools, so that writes meet each other: the same services are deleted and
