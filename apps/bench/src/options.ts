@@ -58,8 +58,9 @@ export const USAGE = `Usage: pnpm --filter @ratecard/bench bench [options]   (af
   --server <main.js>   measure this build of the server instead of apps/server/dist/main.js (A/B;
                        it must sit where it resolves the same packages, e.g. apps/server/dist-a/)
   --server-node-options <flags>
-                       node flags added after scripts/start.sh's own (an experiment, not the shipped
-                       server: the report says so)
+                       node flags on the server's command line, after scripts/start.sh's own (V8's
+                       flags such as --trace-gc too; an experiment, not the shipped server: the
+                       report says so)
 `;
 
 function positive(name: string, raw: string | undefined, fallback: number): number {

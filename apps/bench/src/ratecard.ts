@@ -14,21 +14,25 @@ export const SERVER_ENTRY = path.join(REPO_ROOT, "apps/server/dist/main.js");
 const START_SCRIPT = path.join(REPO_ROOT, "scripts/start.sh");
 
 /**
- * The Node flags and malloc setting scripts/start.sh gives the server (its `export NODE_OPTIONS=`
- * and `export MALLOC_ARENA_MAX=` lines, without the caller's own), so that the memory measured is
- * the memory of the server as shipped. Fails loudly when those lines change shape.
+ * The Node flags and malloc settings scripts/start.sh gives the server (its `export NODE_OPTIONS=`
+ * line and its `export MALLOC_...=` lines, without the caller's own), so that the memory measured
+ * is the memory of the server as shipped. Fails loudly when those lines change shape.
  */
-export function startScriptEnvironment(script = fs.readFileSync(START_SCRIPT, "utf8")) {
+export function startScriptEnvironment(
+  script = fs.readFileSync(START_SCRIPT, "utf8"),
+): Record<string, string> {
   const nodeOptions = /^export NODE_OPTIONS="([^"$]*)\$\{NODE_OPTIONS:\+ \$NODE_OPTIONS\}"$/m.exec(
     script,
   )?.[1];
-  const arenas = /^export MALLOC_ARENA_MAX="\$\{MALLOC_ARENA_MAX:-(\d+)\}"$/m.exec(script)?.[1];
-  if (nodeOptions === undefined || arenas === undefined)
+  const malloc = [...script.matchAll(/^export (MALLOC_[A-Z_]+)="\$\{\1:-(\d+)\}"$/gm)].map(
+    ([, name, value]) => [name!, value!] as const,
+  );
+  if (nodeOptions === undefined || !malloc.some(([name]) => name === "MALLOC_ARENA_MAX"))
     throw new Error(
       `${START_SCRIPT}: no \`export NODE_OPTIONS="<flags>\${NODE_OPTIONS:+ $NODE_OPTIONS}"\` and ` +
         `\`export MALLOC_ARENA_MAX="\${MALLOC_ARENA_MAX:-<n>}"\` lines to start the server with`,
     );
-  return { NODE_OPTIONS: nodeOptions.trim(), MALLOC_ARENA_MAX: arenas };
+  return { NODE_OPTIONS: nodeOptions.trim(), ...Object.fromEntries(malloc) };
 }
 
 const ADMIN_PASSWORD = "bench-admin-password-1";
@@ -73,7 +77,10 @@ export interface StartOptions {
   cpuProfileDir?: string | undefined;
   /** Another build's main.js instead of SERVER_ENTRY. */
   serverEntry?: string | undefined;
-  /** Node flags after start.sh's own. */
+  /**
+   * Node flags for an experiment, on node's command line after start.sh's own (which are in
+   * NODE_OPTIONS): there V8's own flags (--trace-gc, --heap-growing-percent...) are accepted too.
+   */
   extraNodeOptions?: string | undefined;
 }
 
@@ -102,7 +109,8 @@ async function start(
     ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(options.cpuProfileDir)}`]
     : [];
   const entry = options.serverEntry ? path.resolve(options.serverEntry) : SERVER_ENTRY;
-  const [command, args] = onServerCpus([process.execPath, ...profile, entry]);
+  const extra = options.extraNodeOptions?.split(/\s+/).filter(Boolean) ?? [];
+  const [command, args] = onServerCpus([process.execPath, ...profile, ...extra, entry]);
   const shipped = startScriptEnvironment();
   const child = track(
     spawn(command, args, {
@@ -113,9 +121,6 @@ async function start(
         PATH: process.env.PATH,
         HOME: process.env.HOME,
         ...shipped,
-        ...(options.extraNodeOptions
-          ? { NODE_OPTIONS: `${shipped.NODE_OPTIONS} ${options.extraNodeOptions}` }
-          : {}),
         HOST: "127.0.0.1",
         PORT: String(port),
         // A database URL (postgresql://...) as is, a path as a SQLite file.

@@ -9,6 +9,16 @@ import type { PrismaClient } from "./generated/prisma/client.js";
  */
 export type Durability = "full" | "normal";
 
+/**
+ * SQLite's page cache per connection, in KiB (`PRAGMA cache_size = -N`): SQLite's own default.
+ * better-sqlite3 builds SQLite with 16 MiB instead, and Ratecard's two connections that read and
+ * write the rules filled most of that with a 10,000-rule database: 18 MiB of the server's resident
+ * memory (issue 8's limit is 150 MiB). The whole rule set is read once per data version (the read
+ * snapshot and the pricing rules keep what they answer with), so a larger cache saves little: the
+ * pages it would hold are in the operating system's file cache anyway.
+ */
+export const SQLITE_CACHE_KIB = 2000;
+
 export interface DatabaseOptions {
   /**
    * `file:<path>` (SQLite; relative paths are resolved against the working directory), or a

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import BetterSqlite3 from "better-sqlite3";
 import type { PrismaClient } from "./generated/prisma/client.js";
-import type { Durability } from "./database.js";
+import { SQLITE_CACHE_KIB, type Durability } from "./database.js";
 
 // Hot statements (a rule create, a token lookup) cost a query compilation and a statement
 // preparation per call through Prisma's client engine, several times the statement itself. The
@@ -87,6 +87,7 @@ export class PreparedConnection {
       const db = new BetterSqlite3(this.file, { fileMustExist: true, timeout: 0 });
       db.pragma(`synchronous = ${this.durability.toUpperCase()}`);
       db.pragma("foreign_keys = ON");
+      db.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
       this.#db = db;
     }
     return this.#db;

@@ -3,7 +3,7 @@ import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import BetterSqlite3 from "better-sqlite3";
 import { PrismaClient } from "./generated/prisma/client.js";
-import type { Database, DatabaseOptions } from "./database.js";
+import { SQLITE_CACHE_KIB, type Database, type DatabaseOptions } from "./database.js";
 import { PreparedConnection, registerPreparedConnection } from "./prepared-connection.js";
 
 const SYNCHRONOUS_NAMES = ["off", "normal", "full", "extra"];
@@ -24,6 +24,7 @@ export async function openSqliteDatabase(options: DatabaseOptions): Promise<Data
   // Persistent in the file; set before anything else uses it.
   await prisma.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   await prisma.$queryRawUnsafe(`PRAGMA synchronous = ${durability.toUpperCase()}`);
+  await prisma.$queryRawUnsafe(`PRAGMA cache_size = -${SQLITE_CACHE_KIB}`);
   const [journal] = await prisma.$queryRawUnsafe<{ journal_mode: string }[]>("PRAGMA journal_mode");
   const [sync] =
     await prisma.$queryRawUnsafe<{ synchronous: bigint | number }[]>("PRAGMA synchronous");

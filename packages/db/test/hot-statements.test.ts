@@ -13,6 +13,8 @@ import {
   openDatabase,
   type Database,
 } from "../src/index.js";
+import { SQLITE_CACHE_KIB } from "../src/database.js";
+import { preparedConnectionOf } from "../src/prepared-connection.js";
 import { emptyDatabaseUrl, providers } from "./support/databases.js";
 import { flatFieldMapping, seedFlavorField } from "./support/rules.js";
 
@@ -53,6 +55,19 @@ describe.each(providers)("on %s", (provider) => {
     expect(database.provider).toBe(provider);
     expect(database.settings.journalMode).toBe("wal");
   });
+
+  it.runIf(provider === "sqlite")(
+    "keep SQLite's own page cache size, not better-sqlite3's 16 MiB, on both connections",
+    async () => {
+      const [prisma] =
+        await database.prisma.$queryRawUnsafe<{ cache_size: number | bigint }[]>(
+          "PRAGMA cache_size",
+        );
+      expect(Number(prisma?.cache_size)).toBe(-SQLITE_CACHE_KIB);
+      const prepared = preparedConnectionOf(database.prisma)!.statement("PRAGMA cache_size");
+      expect(prepared.pluck().get()).toBe(-SQLITE_CACHE_KIB);
+    },
+  );
 
   it("create rules and return them as Prisma reads them back", async () => {
     const row = await insertMapping(database.prisma, { ...mapping("m1"), tenantId: "t" });
