@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
-import { symbols, type Logger } from "pino";
+import type { Logger } from "pino";
 
 /** CloudKitty's (oslo's) request id header: every answer carries one, every log line names it. */
 export const REQUEST_ID_HEADER = "x-openstack-request-id";
@@ -15,11 +15,10 @@ const requestIds = new WeakMap<IncomingMessage, string>();
  * headers or bodies, so no token or password can reach it.
  */
 export function createAccessLog(
-  baseLogger: Logger,
+  logger: Logger,
   /** Also told of every answered request (the Prometheus metrics), from the same listener. */
   onAnswered?: (method: string, url: string, status: number, seconds: number) => void,
 ) {
-  const logger = batched(baseLogger);
   return function logRequest(req: IncomingMessage, res: ServerResponse): void {
     const id = `req-${randomUUID()}`;
     const started = performance.now();
@@ -46,61 +45,6 @@ export function createAccessLog(
       );
     });
   };
-}
-
-const FLUSH_MS = 10;
-const FLUSH_BYTES = 32 * 1024;
-
-interface LineStream {
-  write(line: string): unknown;
-  flushSync?: () => void;
-  [symbols.needsMetadataGsym]?: boolean;
-}
-
-/**
- * A logger that writes exactly the lines `logger` would (it is its child, with no bindings of its
- * own), but hands them to the logger's stream in batches: at most every FLUSH_MS, or as soon as
- * FLUSH_BYTES are waiting. A busy server answers one request per event-loop turn more often than
- * not, and a write per line cost more than the rest of a kept answer together (a system call, and
- * with pino's asynchronous destination a hand-off to a worker thread). Lines keep their order and
- * reach the stream at most FLUSH_MS after their request ended; lines still held when the process
- * exits are written then, synchronously (a SIGKILL loses at most FLUSH_MS of access lines).
- */
-function batched(logger: Logger): Logger {
-  const target = (logger as unknown as Record<symbol, LineStream | undefined>)[symbols.streamSym];
-  // A multistream reads the metadata of the line being written: leave those as they are.
-  if (!target || typeof target.write !== "function" || target[symbols.needsMetadataGsym])
-    return logger;
-  let pending = "";
-  let timer: NodeJS.Timeout | undefined;
-  const flush = () => {
-    clearTimeout(timer);
-    timer = undefined;
-    if (pending === "") return;
-    const lines = pending;
-    pending = "";
-    target.write(lines);
-  };
-  process.once("exit", () => {
-    flush();
-    try {
-      target.flushSync?.();
-    } catch {
-      // Nothing more can be done for a stream that cannot write synchronously at exit.
-    }
-  });
-  const batch: LineStream = {
-    write(line: string) {
-      pending += line;
-      if (pending.length >= FLUSH_BYTES) flush();
-      // Unreferenced: held lines never keep the process alive; "exit" writes them.
-      else timer ??= setTimeout(flush, FLUSH_MS).unref();
-      return true;
-    },
-  };
-  const child = logger.child({});
-  (child as unknown as Record<symbol, LineStream>)[symbols.streamSym] = batch;
-  return child;
 }
 
 /** The id the access log gave this request (for error lines about it). */

@@ -1,7 +1,6 @@
 import type { Server } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { pino } from "pino";
 import {
   DatabaseTooNewError,
   migrateDatabase,
@@ -13,13 +12,14 @@ import { DEFAULT_RULES, createPolicy, loadPolicyFile, PolicyFileError } from "@r
 import { createApp } from "./app.js";
 import { ConfigError, readConfig, type Config } from "./config.js";
 import { createIdentity } from "./identity/strategies.js";
+import { createLogger } from "./log.js";
 
 const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const VERSION = "0.1.0";
 
 async function main(): Promise<void> {
   const config = readConfig(process.env, appRoot);
-  const logger = pino({ level: config.logLevel });
+  const logger = createLogger(config.logLevel);
   try {
     await migrateDatabase(config.databaseUrl);
   } catch (error) {
