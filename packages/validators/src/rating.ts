@@ -126,10 +126,19 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return Object.getOwnPropertySymbols(value).length === 0;
 }
 
-// tRPC reads a procedure's input with parseAsync: the plain way first.
-const parseWithZod = ZQuoteRequest.parseAsync.bind(ZQuoteRequest);
-ZQuoteRequest.parseAsync = (input, params) =>
-  Promise.resolve(readPlainQuoteRequest(input) ?? parseWithZod(input, params));
+/**
+ * The quote procedure's input: a copy of ZQuoteRequest (the same shape, issues and OpenAPI
+ * description) whose `parseAsync`, the method tRPC reads a procedure's input with, tries
+ * readPlainQuoteRequest first and hands zod only what that leaves. ZQuoteRequest itself stays as
+ * zod made it.
+ */
+export const ZQuoteProcedureInput: typeof ZQuoteRequest = (() => {
+  const input = ZQuoteRequest.clone();
+  const parseWithZod = input.parseAsync.bind(input);
+  input.parseAsync = (value, params) =>
+    Promise.resolve(readPlainQuoteRequest(value) ?? parseWithZod(value, params));
+  return input;
+})();
 
 export const ZPreviewRequest = z.strictObject({
   service: z.string({ error: "Wrong type, expected a string." }).min(1),

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { readPlainQuoteRequest, ZQuoteRequest } from "../src/rating.js";
+import { readPlainQuoteRequest, ZQuoteProcedureInput, ZQuoteRequest } from "../src/rating.js";
 
-// The quote's plain way (readPlainQuoteRequest, which ZQuoteRequest.parseAsync tries first) against
-// zod's own reading (safeParse), on generated requests, valid and not.
+// The quote's plain way (readPlainQuoteRequest, which ZQuoteProcedureInput.parseAsync tries first)
+// against zod's own reading (safeParse), on generated requests, valid and not.
 
 /** mulberry32: seeded, the same requests on every machine. */
 function generator(seed: number) {
@@ -96,11 +96,11 @@ describe("the quote's plain way reads what zod reads", () => {
       }
       if (!expected.success) {
         refused++;
-        await expect(ZQuoteRequest.parseAsync(input)).rejects.toMatchObject({
+        await expect(ZQuoteProcedureInput.parseAsync(input)).rejects.toMatchObject({
           issues: expected.error.issues,
         });
       } else {
-        expect(await ZQuoteRequest.parseAsync(input)).toStrictEqual(expected.data);
+        expect(await ZQuoteProcedureInput.parseAsync(input)).toStrictEqual(expected.data);
       }
     }
     expect(plain).toBeGreaterThan(3_000);
@@ -116,6 +116,6 @@ describe("the quote's plain way reads what zod reads", () => {
     const fast = readPlainQuoteRequest({ resources });
     expect(fast).toBeDefined();
     expect(fast).toStrictEqual(ZQuoteRequest.safeParse({ resources }).data);
-    expect(await ZQuoteRequest.parseAsync({ resources })).toStrictEqual(fast);
+    expect(await ZQuoteProcedureInput.parseAsync({ resources })).toStrictEqual(fast);
   });
 });

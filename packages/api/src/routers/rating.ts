@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZPreviewRequest, ZPreviewAnswer, ZQuoteRequest } from "@ratecard/validators";
+import { ZPreviewRequest, ZPreviewAnswer, ZQuoteProcedureInput } from "@ratecard/validators";
 import { previewPrice, quote } from "../domain/pricing.js";
 import { publicProcedure, router } from "../trpc.js";
 import { HASHMAP } from "./rest.js";
@@ -28,7 +28,8 @@ export const ratingRouter = router({
       decimalAsJsonNumber: true,
     })
     // A quote only reads, but it is a POST with a body (CloudKitty's form), so a mutation.
-    .input(ZQuoteRequest)
+    // ZQuoteRequest, read without zod when every resource is plainly valid (readPlainQuoteRequest).
+    .input(ZQuoteProcedureInput)
     .output(z.string().meta({ description: "The total price (a JSON number over REST)" }))
     .mutation(({ ctx, input }) => quote(ctx.prisma, ctx.ruleSets, input)),
 
