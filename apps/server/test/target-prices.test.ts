@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { cloudKittyAndRatecard, referenceCloudKitty } from "./support/cloudkitty.js";
 import { seeder } from "./support/hashmap.js";
 import { drift, planAndApply, registerTarget } from "./support/target-bridge.js";
+import { seededRandom } from "./support/random.js";
 
 // Prices (issue 14's tests): after Ratecard applied a random rule set to a real CloudKitty 17,
 // CloudKitty's own HashMap code, run in process against that CloudKitty's SQLite database
@@ -23,20 +24,6 @@ const ORACLE = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
   "support/hashmap_sqlite_oracle.py",
 );
-
-/** A small deterministic generator (mulberry32), seeded so that a failure can be replayed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  return { next, int, pick: <T>(list: readonly T[]) => list[int(list.length)]! };
-}
 
 /** n/64 as exact decimal text (a double holds it exactly). */
 const sixtyFourths = (n: number) => {
@@ -79,7 +66,7 @@ describe("prices after an apply", () => {
 
   it("CloudKitty's HashMap on its own database prices random usage exactly as Ratecard's quote", async () => {
     const seedNumber = Number(process.env.TARGET_PRICES_SEED ?? 20261126);
-    const rnd = random(seedNumber);
+    const rnd = seededRandom(seedNumber);
     const seed = seeder(ratecard.api);
     const cost = () => sixtyFourths(1 + rnd.int(64 * 8));
     const groups = [

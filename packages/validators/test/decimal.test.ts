@@ -1,3 +1,5 @@
+import { uniformInt } from "pure-rand/distribution/uniformInt";
+import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { describe, expect, it } from "vitest";
 import {
   COST_PRECISION,
@@ -118,15 +120,9 @@ describe("parseDecimal's plain path answers as decimal.js does", () => {
   });
 
   it("on generated decimals around every limit", () => {
-    // mulberry32: seeded, the same inputs on every machine.
-    let state = 20261126;
-    const random = (below: number) => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * below);
-    };
+    // Seeded (pure-rand's xoroshiro128+): the same inputs on every machine.
+    const rng = xoroshiro128plus(20261126);
+    const random = (below: number) => uniformInt(rng, 0, below - 1);
     const digits = (count: number) =>
       Array.from({ length: count }, () => (random(3) === 0 ? "0" : String(random(10)))).join("");
     const pick = <T>(items: readonly T[]): T => items[random(items.length)]!;

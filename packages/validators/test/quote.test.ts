@@ -1,22 +1,18 @@
+import { uniformFloat64 } from "pure-rand/distribution/uniformFloat64";
+import { uniformInt } from "pure-rand/distribution/uniformInt";
+import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { describe, expect, it } from "vitest";
 import { readPlainQuoteRequest, ZQuoteProcedureInput, ZQuoteRequest } from "../src/rating.js";
 
 // The quote's plain way (readPlainQuoteRequest, which ZQuoteProcedureInput.parseAsync tries first)
 // against zod's own reading (safeParse), on generated requests, valid and not.
 
-/** mulberry32: seeded, the same requests on every machine. */
+/** Seeded (pure-rand's xoroshiro128+): the same requests on every machine. */
 function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (below: number) => Math.floor(next() * below);
+  const rng = xoroshiro128plus(seed);
+  const int = (below: number) => uniformInt(rng, 0, below - 1);
   const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
-  const chance = (p: number) => next() < p;
+  const chance = (p: number) => uniformFloat64(rng) < p;
   return { int, pick, chance };
 }
 type Random = ReturnType<typeof generator>;

@@ -1,16 +1,16 @@
-// mulberry32: a small seeded generator, so that generated tests draw the same sequence on every
-// machine (and a failure can be replayed from its seed).
+import { uniformFloat64 } from "pure-rand/distribution/uniformFloat64";
+import { uniformInt } from "pure-rand/distribution/uniformInt";
+import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
+
+// A seeded generator (pure-rand's xoroshiro128+), so that generated tests draw the same sequence
+// on every machine and a failure can be replayed from its seed.
 
 export function seededRandom(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (below: number) => Math.floor(next() * below);
+  const rng = xoroshiro128plus(seed);
+  /** In [0, 1). */
+  const next = () => uniformFloat64(rng);
+  /** An integer in [0, below). */
+  const int = (below: number) => uniformInt(rng, 0, below - 1);
   const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
   const chance = (p: number) => next() < p;
   const uuid = () =>

@@ -1,3 +1,5 @@
+import { uniformInt } from "pure-rand/distribution/uniformInt";
+import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import type { RuleSetDocument } from "../../src/index.js";
 
 /** A readable, fixed UUID: uuid(10) = 00000000-0000-4000-8000-00000000000a. */
@@ -150,19 +152,12 @@ export function sampleRuleSet(): RuleSetDocument {
   };
 }
 
-/** A deterministic pseudo-random permutation (mulberry32). */
+/** A deterministic pseudo-random permutation (Fisher-Yates on pure-rand's xoroshiro128+). */
 export function shuffled<T>(items: readonly T[], seed: number): T[] {
-  let state = seed >>> 0;
-  const random = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = xoroshiro128plus(seed);
   const copy = [...items];
   for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
+    const j = uniformInt(rng, 0, i);
     [copy[i], copy[j]] = [copy[j]!, copy[i]!];
   }
   return copy;
