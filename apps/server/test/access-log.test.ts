@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "./support/server.js";
+import { logEntries, startServer, type TestServer } from "./support/server.js";
 
 // The access log as an operator reads it: one JSON line per request on standard output, naming
 // the request id the answer carried, never a token. Lines are written in batches (src/log.ts), so
@@ -16,18 +16,15 @@ interface AccessLine {
   responseTime: number;
 }
 
-function lines(server: TestServer): Record<string, unknown>[] {
-  return server
-    .output()
-    .split("\n")
-    .filter((line) => line.startsWith("{"))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+/** The access lines of one request (there should be exactly one). */
+function linesOf(server: TestServer, requestId: string): AccessLine[] {
+  return logEntries(server).filter(
+    (line) => (line.req as { id?: unknown } | undefined)?.id === requestId,
+  ) as unknown as AccessLine[];
 }
 
 function lineOf(server: TestServer, requestId: string): AccessLine | undefined {
-  return lines(server).find(
-    (line) => (line.req as { id?: unknown } | undefined)?.id === requestId,
-  ) as AccessLine | undefined;
+  return linesOf(server, requestId)[0];
 }
 
 async function waitForLine(server: TestServer, requestId: string): Promise<AccessLine> {
@@ -68,10 +65,7 @@ describe("the access log", () => {
       res: { status: 200 },
     });
     expect(typeof line.responseTime).toBe("number");
-    const forThisRequest = lines(server).filter(
-      (each) => (each.req as { id?: unknown } | undefined)?.id === id,
-    );
-    expect(forThisRequest).toHaveLength(1);
+    expect(linesOf(server, id!)).toHaveLength(1);
   });
 
   it("logs a client error at warn, and never the token", async () => {
@@ -91,6 +85,6 @@ describe("the log at shutdown", () => {
     // Stopped at once: the line may still be in the destination's buffer.
     expect(await server.stop()).toBe(0);
     expect(lineOf(server, id)).toMatchObject({ msg: "request completed", res: { status: 200 } });
-    expect(lines(server).at(-1)).toMatchObject({ msg: "stopped" });
+    expect(logEntries(server).at(-1)).toMatchObject({ msg: "stopped" });
   });
 });

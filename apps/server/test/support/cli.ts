@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import type { TestServer } from "./server.js";
+import { logEntries, type TestServer } from "./server.js";
 
 /** The real CloudKitty client (Debian: python3-cloudkittyclient). CLOUDKITTY_CLI overrides the command. */
 export const CLOUDKITTY_CLI = process.env.CLOUDKITTY_CLI ?? "cloudkitty";
@@ -114,14 +114,7 @@ interface RequestLogLine {
 
 export function loggedRequests(server: TestServer): LoggedRequest[] {
   const requests: LoggedRequest[] = [];
-  for (const line of server.output().split("\n")) {
-    if (!line.startsWith("{")) continue;
-    let entry: RequestLogLine;
-    try {
-      entry = JSON.parse(line) as RequestLogLine;
-    } catch {
-      continue;
-    }
+  for (const entry of logEntries(server) as RequestLogLine[]) {
     if (!entry.req?.method || !entry.req.url || entry.res?.status === undefined) continue;
     requests.push({ method: entry.req.method, url: entry.req.url, status: entry.res.status });
   }

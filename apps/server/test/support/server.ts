@@ -23,6 +23,23 @@ export interface TestServer {
   stop(): Promise<number | null>;
 }
 
+/**
+ * The JSON lines the server has logged so far, in order. A line still being written (the output
+ * arrives through a pipe, in chunks) is left out until it is whole.
+ */
+export function logEntries(server: TestServer): Record<string, unknown>[] {
+  const entries: Record<string, unknown>[] = [];
+  for (const line of server.output().split("\n")) {
+    if (!line.startsWith("{")) continue;
+    try {
+      entries.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      // Not whole yet, or not a log line.
+    }
+  }
+  return entries;
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
